@@ -1,0 +1,62 @@
+"""Exercise ``attention``: scaled dot-product attention and self-attention.
+
+    Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V
+
+Sources: 000_fe5dac0e0cbd942d.txt, 002_5d842bf762d216d9.txt ("The Full Computation"),
+003_63dbfe1d11fdc09a.txt (the worked "India is great" numbers).
+"""
+import math
+
+import numpy as np
+
+from .masking import apply_mask
+from .softmax import softmax
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    """softmax(Q K^T / sqrt(d_k)) V, with an optional boolean mask.
+
+    Parameters
+    ----------
+    Q : array_like, shape (..., n_q, d_k)
+        Queries.
+    K : array_like, shape (..., n_k, d_k)
+        Keys.
+    V : array_like, shape (..., n_k, d_v)
+        Values.
+    mask : array_like of bool, broadcastable to shape (..., n_q, n_k), optional
+        True where a query may attend to a key; applied to the scores before the softmax.
+
+    Returns
+    -------
+    output : numpy.ndarray, shape (..., n_q, d_v)
+        Each query's weighted sum of the values.
+    weights : numpy.ndarray, shape (..., n_q, n_k)
+        The attention weights; each row sums to 1, except a query row with no allowed
+        key, whose weights (and output) are all zero.
+    """
+    # TODO: implement scaled_dot_product_attention: scaled scores, mask, softmax over keys, weighted sum of V
+    raise NotImplementedError('implement scaled_dot_product_attention: scaled scores, mask, softmax over keys, weighted sum of V')
+
+
+def self_attention(X, W_Q, W_K, W_V, mask=None):
+    """Self-attention: queries, keys and values are projections of the same sequence.
+
+    Parameters
+    ----------
+    X : array_like, shape (..., n, d_model)
+        The input sequence (n tokens).
+    W_Q, W_K : array_like, shape (d_model, d_k)
+        Query and key projections.
+    W_V : array_like, shape (d_model, d_v)
+        Value projection.
+    mask : array_like of bool, broadcastable to shape (..., n, n), optional
+        True where a query may attend to a key.
+
+    Returns
+    -------
+    output : numpy.ndarray, shape (..., n, d_v)
+    weights : numpy.ndarray, shape (..., n, n)
+    """
+    # TODO: implement self_attention: project X to Q, K, V, then scaled dot-product attention
+    raise NotImplementedError('implement self_attention: project X to Q, K, V, then scaled dot-product attention')

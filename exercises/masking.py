@@ -1,0 +1,63 @@
+"""Exercise ``masking``: causal and padding masks, applied before the softmax.
+
+Convention everywhere in the kit: a boolean mask is ``True`` where a query MAY attend
+to a key. Source: 002_5d842bf762d216d9.txt ("Causal (Masked) Self-Attention" and the
+pitfall "Incorrect Mask Application": mask before softmax with -inf).
+"""
+import numpy as np
+
+
+def causal_mask(n):
+    """Lower-triangular mask: query ``i`` may attend key ``j`` when ``j <= i``.
+
+    Parameters
+    ----------
+    n : int
+        Sequence length.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, n)
+        ``mask[i, j]`` is True where ``j <= i``.
+    """
+    # TODO: implement causal_mask: True on and below the diagonal
+    raise NotImplementedError('implement causal_mask: True on and below the diagonal')
+
+
+def padding_mask(lengths, max_len):
+    """Mask out the padding at the end of each sequence of a batch.
+
+    Parameters
+    ----------
+    lengths : array_like of int, shape (batch,)
+        The true length of each sequence.
+    max_len : int
+        The padded length.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (batch, max_len)
+        ``mask[b, t]`` is True where ``t < lengths[b]``.
+    """
+    # TODO: implement padding_mask: True at the positions before each sequence's length
+    raise NotImplementedError("implement padding_mask: True at the positions before each sequence's length")
+
+
+def apply_mask(scores, mask):
+    """Put ``-inf`` where the mask forbids attention, so the softmax gives those keys weight 0.
+
+    Parameters
+    ----------
+    scores : array_like, shape (..., n_q, n_k)
+        Attention scores (before the softmax).
+    mask : array_like of bool, broadcastable to shape (..., n_q, n_k)
+        True where a query may attend to a key.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., n_q, n_k)
+        A copy of ``scores`` with ``-inf`` where ``mask`` is False; same float dtype as
+        ``scores`` (float64 for integer input). ``scores`` is not modified.
+    """
+    # TODO: implement apply_mask: a copy of scores with -inf where mask is False
+    raise NotImplementedError('implement apply_mask: a copy of scores with -inf where mask is False')

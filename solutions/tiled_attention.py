@@ -1,0 +1,63 @@
+"""Exercise ``tiled_attention``: flash-style attention with an online softmax.
+
+The n x n weight matrix is what makes attention's memory quadratic (n = 4096: 16M
+floats, 64 MB per head). Processing the keys block by block while keeping a running
+max, a running sum and a running output gives the same result in
+O(block_size * (n_q + d)) extra memory. Source: 002_5d842bf762d216d9.txt ("Memory: The
+Quadratic Problem", Flash Attention).
+"""
+import math
+
+import numpy as np
+
+
+def tiled_attention(Q, K, V, block_size=64, causal=False):
+    """Exact scaled dot-product attention computed over blocks of keys.
+
+    Parameters
+    ----------
+    Q : array_like, shape (n_q, d_k)
+    K : array_like, shape (n_k, d_k)
+    V : array_like, shape (n_k, d_v)
+    block_size : int, optional
+        Number of keys processed at once (any positive size; need not divide n_k).
+    causal : bool, optional
+        If True, query ``i`` attends only keys ``j <= i``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_q, d_v)
+        Equal to ``scaled_dot_product_attention(Q, K, V, mask)[0]`` (rtol 1e-9 in
+        float64), without ever building an (n_q, n_k) array. A query with no allowed key
+        gets a zero row.
+    """
+    ### BEGIN SOLUTION implement tiled_attention: an online softmax over key blocks (running max, running sum, rescaled output)
+    Q, K, V = np.asarray(Q), np.asarray(K), np.asarray(V)
+    dtype = np.result_type(Q, K, V, 1.0)    # float32 stays float32, ints become float64
+    if block_size < 1:
+        raise ValueError(f"block_size must be positive, got {block_size}")
+    n_q, d_k = Q.shape
+    n_k, d_v = V.shape
+    scale = 1.0 / math.sqrt(d_k)
+    running_max = np.full(n_q, -np.inf, dtype=dtype)   # (n_q,) max score seen so far per query
+    running_sum = np.zeros(n_q, dtype=dtype)           # (n_q,) sum of exp(score - running_max)
+    running_out = np.zeros((n_q, d_v), dtype=dtype)    # (n_q, d_v) unnormalised weighted values
+    query_index = np.arange(n_q)[:, None]              # (n_q, 1)
+    for start in range(0, n_k, block_size):
+        if causal and start > n_q - 1:
+            break                                      # every later key is in every query's future
+        stop = min(start + block_size, n_k)
+        scores = (Q @ K[start:stop].T) * scale         # (n_q, d_k) @ (d_k, b) -> (n_q, b)
+        if causal:
+            key_index = np.arange(start, stop)[None, :]          # (1, b)
+            scores = np.where(key_index <= query_index, scores, -np.inf)
+        block_max = np.maximum(running_max, scores.max(axis=1))  # (n_q,)
+        shift = np.where(np.isfinite(block_max), block_max, 0)   # rows with no allowed key yet
+        weights = np.exp(scores - shift[:, None])                 # (n_q, b), masked keys -> 0
+        rescale = np.exp(running_max - shift)                     # (n_q,) old max -> new max
+        running_sum = running_sum * rescale + weights.sum(axis=1)
+        running_out = running_out * rescale[:, None] + weights @ V[start:stop]  # (n_q, b) @ (b, d_v)
+        running_max = block_max
+    denominator = running_sum[:, None]                 # (n_q, 1)
+    return np.divide(running_out, denominator, out=np.zeros_like(running_out), where=denominator > 0).astype(dtype, copy=False)
+    ### END SOLUTION
