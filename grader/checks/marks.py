@@ -1,0 +1,33 @@
+"""The ``@check`` decorator: points, task number and visibility of a check, without importing pytest."""
+from __future__ import annotations
+
+from typing import Callable, TypeVar
+
+F = TypeVar("F", bound=Callable)
+
+VISIBILITIES = ("visible", "hidden")
+
+
+def check(points: float, task: int = 1, visibility: str = "visible") -> Callable[[F], F]:
+    """Mark a check function with its points, its task (matching the hints) and its visibility.
+
+    ``hidden`` checks are left out of the student release and shown to students only after
+    grading (Gradescope ``after_published``); nbgrader puts them between HIDDEN TESTS markers.
+    """
+    if points <= 0:
+        raise ValueError("a check must be worth a positive number of points")
+    if visibility not in VISIBILITIES:
+        raise ValueError(f"visibility must be one of {VISIBILITIES}")
+
+    def mark(function: F) -> F:
+        function.attnkit_points = float(points)
+        function.attnkit_task = int(task)
+        function.attnkit_visibility = visibility
+        return function
+
+    return mark
+
+
+def points_of(function: Callable) -> float:
+    """The points of a check (``AttributeError`` if it was never marked)."""
+    return function.attnkit_points

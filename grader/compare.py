@@ -1,0 +1,152 @@
+"""Trusted-side comparisons that fail with messages a student can act on.
+
+Every failure restates the call, what came back and what was expected, shape first::
+
+    softmax(x of shape (2, 3), axis=0) returned shape (3, 2); expected (2, 3)
+
+and, when the wrong value matches a known classic mistake, names it (see ``grader.mistakes``).
+
+Tolerances: values are compared with ``numpy.isclose(got, expected, rtol, atol)``; the
+defaults are rtol 1e-7, atol 1e-9 for float64 and rtol 1e-4, atol 1e-6 for float32 results.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+
+TOLERANCES = {np.dtype(np.float64): (1e-7, 1e-9), np.dtype(np.float32): (1e-4, 1e-6), np.dtype(np.float16): (1e-2, 1e-3)}
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A classic mistake: an id, what it looks like to the student, and a hint at the idea."""
+
+    id: str
+    looks_like: str  # completes "looks like ..."
+    hint: str
+
+
+class CheckFailed(AssertionError):
+    """A check's verdict: the student's value is wrong. ``diagnosis`` names a classic mistake."""
+
+    def __init__(self, message: str, diagnosis: Mistake | None = None):
+        text = message if diagnosis is None else f"{message}\n  looks like {diagnosis.looks_like}\n  hint: {diagnosis.hint}"
+        super().__init__(text)
+        self.message = message
+        self.diagnosis = diagnosis
+
+
+def describe(value: Any) -> str:
+    """A short description of a value: ``array of shape (2, 3) float32``, ``list of 3 items``."""
+    if isinstance(value, np.ndarray):
+        return f"array of shape {value.shape} {value.dtype}"
+    if isinstance(value, (list, tuple)):
+        return f"{type(value).__name__} of {len(value)} items"
+    if value is None:
+        return "None"
+    if isinstance(value, np.generic):
+        return f"numpy scalar {value.dtype}"
+    return type(value).__name__
+
+
+def arg(name: str, value: Any) -> str:
+    """How an argument appears in a restated call: arrays by shape and dtype, the rest by repr."""
+    if isinstance(value, np.ndarray):
+        return f"{name} of shape {value.shape}" + ("" if value.dtype == np.float64 else f" {value.dtype}")
+    return f"{name}={value!r}"
+
+
+def call_text(function: str, *args: str) -> str:
+    """``softmax(x of shape (2, 3), axis=0)`` from the pieces :func:`arg` makes."""
+    return f"{function}({', '.join(args)})"
+
+
+def tolerance_for(dtype: np.dtype) -> tuple[float, float]:
+    """(rtol, atol) used for results of this dtype."""
+    return TOLERANCES.get(np.dtype(dtype), TOLERANCES[np.dtype(np.float64)])
+
+
+def expect_array(got: Any, *, call: str, shape: tuple | None = None, dtype: Any = None) -> np.ndarray:
+    """Fail unless ``got`` is a numpy array with the given shape and dtype; returns it."""
+    if not isinstance(got, np.ndarray):
+        raise CheckFailed(f"{call} returned {describe(got)}; expected a numpy array" + (f" of shape {shape}" if shape else ""))
+    if shape is not None and tuple(got.shape) != tuple(shape):
+        raise CheckFailed(f"{call} returned shape {got.shape}; expected {tuple(shape)}")
+    if dtype is not None and got.dtype != np.dtype(dtype):
+        raise CheckFailed(f"{call} returned dtype {got.dtype}; expected {np.dtype(dtype)} "
+                          "(results keep the input's float dtype; integer input gives float64)")
+    return got
+
+
+def expect_tuple(got: Any, *, call: str, names: tuple[str, ...]) -> tuple:
+    """Fail unless ``got`` is a tuple (or list) of ``len(names)`` items; returns it as a tuple."""
+    if not isinstance(got, (tuple, list)) or len(got) != len(names):
+        raise CheckFailed(f"{call} returned {describe(got)}; expected a tuple ({', '.join(names)})")
+    return tuple(got)
+
+
+def first_difference(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> str:
+    """Where and by how much two same-shape arrays differ (for a message)."""
+    bad = ~np.isclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
+    index = tuple(int(i) for i in np.argwhere(bad)[0]) if got.ndim else ()
+    with np.errstate(invalid="ignore"):
+        error = np.abs(got.astype(np.float64) - expected.astype(np.float64))
+    worst = float(np.nanmax(error)) if np.isfinite(error).any() else float("nan")
+    where = f"at index {index}" if index else "the value"
+    return (f"{where} got {got[index]!r:.10}, expected {expected[index]!r:.10} "
+            f"({int(bad.sum())} of {bad.size} entries differ; max abs error {worst:.3g}; rtol={rtol:g}, atol={atol:g})")
+
+
+def matches(got: np.ndarray, candidate: np.ndarray, rtol: float, atol: float) -> bool:
+    """True when ``got`` equals ``candidate`` within tolerance (same shape, NaNs in the same places)."""
+    return (isinstance(candidate, np.ndarray) and candidate.shape == got.shape
+            and bool(np.all(np.isclose(got, candidate, rtol=rtol, atol=atol, equal_nan=True))))
+
+
+def diagnose(got: np.ndarray, candidates: Iterable[tuple[Mistake, Any]], rtol: float, atol: float) -> Mistake | None:
+    """The first mistake whose output (computed from the reference) matches the student's value."""
+    for mistake, output in candidates:
+        try:
+            candidate = output() if callable(output) else output
+        except (ValueError, FloatingPointError, IndexError):  # a variant undefined for this input
+            continue
+        if candidate is not None and matches(got, np.asarray(candidate), rtol, atol):
+            return mistake
+    return None
+
+
+def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", rtol: float | None = None,
+                 atol: float | None = None, dtype: Any = "same", mistakes: Iterable[tuple[Mistake, Any]] = ()) -> np.ndarray:
+    """Fail unless ``got`` is an array of ``expected``'s shape (and dtype) whose values are close.
+
+    ``what`` names the part of a tuple result ("weights"); ``mistakes`` pairs each classic
+    :class:`Mistake` with its output (an array, or a callable computing it lazily), used only
+    to diagnose a wrong value.
+    """
+    label = f"{call} {what}".rstrip() if what else call
+    expected = np.asarray(expected)
+    want_dtype = expected.dtype if dtype == "same" else dtype
+    got = expect_array(got, call=label, shape=expected.shape)
+    default_rtol, default_atol = tolerance_for(expected.dtype)
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    if got.dtype.kind not in "fiub":
+        raise CheckFailed(f"{label} returned dtype {got.dtype}; expected {expected.dtype}")
+    if not matches(got, expected, rtol, atol):
+        if np.isnan(got).any() and not np.isnan(expected).any():
+            message = f"{label} returned NaN at {int(np.isnan(got).sum())} entries; expected none"
+        else:
+            message = f"{label} returned wrong values: {first_difference(got, expected, rtol, atol)}"
+        raise CheckFailed(message, diagnose(got, mistakes, rtol, atol))
+    if want_dtype is not None and got.dtype != np.dtype(want_dtype):
+        raise CheckFailed(f"{label} returned dtype {got.dtype}; expected {np.dtype(want_dtype)} "
+                          "(results keep the input's float dtype; integer input gives float64)")
+    return got
+
+
+def expect_raises(call: str, error: str, raised: bool, got: Any = None) -> None:
+    """Fail when a call that must raise ``error`` returned instead."""
+    if not raised:
+        raise CheckFailed(f"{call} returned {describe(got)}; expected it to raise {error}")

@@ -1,0 +1,61 @@
+"""The learning path (``curriculum.yaml``) as dataclasses: exercises in order, tasks, hints."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+PATH = Path(__file__).with_name("curriculum.yaml")
+
+
+@dataclass(frozen=True)
+class Task:
+    number: int
+    name: str
+    hints: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    title: str
+    module: str
+    depends_on: tuple[str, ...]
+    source: str
+    tasks: tuple[Task, ...]
+
+    def task(self, number: int) -> Task:
+        for task in self.tasks:
+            if task.number == number:
+                return task
+        raise KeyError(f"exercise {self.id} has no task {number}")
+
+
+@lru_cache(maxsize=1)
+def exercises() -> tuple[Exercise, ...]:
+    """Every exercise, in learning-path order."""
+    import yaml
+
+    with PATH.open(encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    return tuple(
+        Exercise(
+            id=entry["id"], title=entry["title"], module=entry["module"],
+            depends_on=tuple(entry.get("depends_on", ())), source=entry["source"],
+            tasks=tuple(Task(t["task"], t["name"], tuple(t["hints"])) for t in entry["tasks"]),
+        )
+        for entry in data["exercises"]
+    )
+
+
+def ids() -> tuple[str, ...]:
+    """Exercise ids in learning-path order."""
+    return tuple(exercise.id for exercise in exercises())
+
+
+def get(exercise_id: str) -> Exercise:
+    """The exercise with this id (``KeyError`` naming the known ids otherwise)."""
+    for exercise in exercises():
+        if exercise.id == exercise_id:
+            return exercise
+    raise KeyError(f"unknown exercise {exercise_id!r}; known: {', '.join(ids())}")

@@ -1,0 +1,69 @@
+"""Grading results as plain dataclasses (no vendor format: see attnkit/grade/gradescope.py)."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR = "passed", "failed", "not_implemented", "grader_error"
+
+
+@dataclass
+class CheckResult:
+    exercise: str
+    name: str            # the check function's name, e.g. test_softmax_matches_reference
+    title: str           # readable: first line of its docstring
+    task: int
+    points: float
+    max_points: float
+    status: str          # passed | failed | not_implemented | grader_error
+    message: str = ""    # what the student reads (call, got, expected)
+    mistake: str = ""    # id of the diagnosed classic mistake, if any
+    hint: str = ""
+    visibility: str = "visible"
+    seconds: float = 0.0
+
+
+@dataclass
+class ExerciseResult:
+    exercise: str
+    checks: list[CheckResult] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return sum(c.points for c in self.checks)
+
+    @property
+    def max_score(self) -> float:
+        return sum(c.max_points for c in self.checks)
+
+    @property
+    def passed(self) -> int:
+        return sum(c.status == PASSED for c in self.checks)
+
+    @property
+    def first_failure(self) -> CheckResult | None:
+        return next((c for c in self.checks if c.status != PASSED), None)
+
+
+@dataclass
+class SubmissionResult:
+    student: str
+    exercises: list[ExerciseResult] = field(default_factory=list)
+    problem: str = ""    # a submission-level problem (unreadable zip, symlink refused...)
+
+    @property
+    def score(self) -> float:
+        return sum(e.score for e in self.exercises)
+
+    @property
+    def max_score(self) -> float:
+        return sum(e.max_score for e in self.exercises)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["score"], data["max_score"] = self.score, self.max_score
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SubmissionResult":
+        exercises = [ExerciseResult(e["exercise"], [CheckResult(**c) for c in e["checks"]]) for e in data["exercises"]]
+        return cls(student=data["student"], exercises=exercises, problem=data.get("problem", ""))

@@ -1,0 +1,56 @@
+"""What can go wrong on the student's side of the sandbox, as trusted-side exceptions.
+
+They subclass ``AssertionError`` so pytest reports a student's failure as a failed check,
+never as an error of the grader. Every message is written for the student.
+"""
+from __future__ import annotations
+
+
+class StudentError(AssertionError):
+    """The student's code did not produce a value for a call."""
+
+    kind = "error"
+
+    def __init__(self, message: str, *, call: str = "", exercise: str = "", sibling: str = "", error_type: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.error_type = error_type  # the student's exception class name, e.g. "ValueError"
+        self.call = call
+        self.exercise = exercise
+        self.sibling = sibling  # the other exercise whose module raised, if any
+
+
+class StudentNotImplemented(StudentError):
+    """The student's function still raises NotImplementedError."""
+
+    kind = "not_implemented"
+
+
+class StudentRaised(StudentError):
+    """The student's function raised an exception."""
+
+    kind = "raised"
+
+
+class StudentImportFailed(StudentError):
+    """The student's module could not be imported (missing, syntax error, exit at import...)."""
+
+    kind = "import_failed"
+
+
+class StudentTimeout(StudentError):
+    """The student's code was still running when its time ran out; it was killed."""
+
+    kind = "timeout"
+
+
+class StudentCrashed(StudentError):
+    """The student's process died (exit, signal, out of memory) during a call."""
+
+    kind = "crashed"
+
+
+class StudentBadValue(StudentError):
+    """The student's code returned something that cannot be sent back (object array, too large...)."""
+
+    kind = "bad_value"

@@ -1,0 +1,50 @@
+"""A transport that runs a TRUSTED implementation in this process (no isolation).
+
+For the reference solutions and the project's own tests, and as the floor the isolation
+overhead is measured against. Never point it at student code: ``attnkit check`` and
+``attnkit grade`` always use :mod:`grader.sandbox.child`.
+"""
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+from . import errors, wire
+from .proxy import Implementation, student_error
+from .runtime import Runtime
+
+_counter = itertools.count()
+
+
+class InProcessTransport:
+    def __init__(self, root: str | Path, exercise: str = ""):
+        self.exercise = exercise
+        self.runtime = Runtime(str(root), package=f"_attnkit_trusted_{next(_counter)}")
+
+    def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
+                name: str = "", call: str = "") -> Any:
+        try:
+            result = self.runtime.run(op, target, args, kwargs, name)
+        except (ImportError, SyntaxError) as error:
+            if op == "import" or "module" in target:
+                module = target.get("module", "")
+                raise errors.StudentImportFailed(f"could not import your {module}.py: {type(error).__name__}: {error}",
+                                                 call=call, exercise=self.exercise) from None
+            raise student_error(self.runtime.describe_error(error, self.exercise), call=call, exercise=self.exercise) from None
+        except LookupError as error:
+            raise errors.StudentRaised(f"{call}: {error}", call=call, exercise=self.exercise) from None
+        except Exception as error:  # the implementation's own failure, reported like the child does
+            raise student_error(self.runtime.describe_error(error, self.exercise), call=call, exercise=self.exercise) from None
+        arrays: list = []
+        try:
+            tree = wire.encode(result, arrays, handles=self.runtime.keep)
+        except TypeError as error:
+            raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {error}",
+                                         call=call, exercise=self.exercise) from None
+        return wire.decode(tree, [a.copy() for a in arrays])
+
+
+def in_process(root: str | Path, exercise: str = "") -> Implementation:
+    """An ``impl`` for a trusted implementation directory (e.g. ``solutions/``)."""
+    return Implementation(InProcessTransport(root, exercise))

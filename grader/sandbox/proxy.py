@@ -1,0 +1,150 @@
+"""The trusted side's view of a student implementation: ``impl.softmax.softmax(x)``.
+
+A :class:`Transport` carries requests (import, call, getattr, len, measure) to the student's
+side and brings back decoded plain values; :class:`Implementation` turns attribute access and
+calls into requests. Both transports, the sandboxed child and the in-process one for
+trusted code, map the student's failures to :mod:`grader.sandbox.errors`.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from . import errors
+from .wire import Handle
+
+
+class Transport(Protocol):
+    exercise: str
+
+    def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
+                name: str = "", call: str = "") -> Any: ...
+
+
+def student_error(info: dict, *, call: str, exercise: str) -> errors.StudentError:
+    """The trusted-side exception for an error the student's side reported."""
+    where = f" ({info['where']})" if info.get("where") else ""
+    sibling = info.get("sibling", "")
+    note = f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first" if sibling else ""
+    if info.get("not_implemented"):
+        detail = f": {info['message']}" if info.get("message") else ""
+        return errors.StudentNotImplemented(f"{call} is not implemented yet (NotImplementedError{detail}){note}",
+                                            call=call, exercise=exercise, sibling=sibling)
+    if info.get("memory"):
+        return errors.StudentCrashed(f"{call} ran out of memory (MemoryError){where}{note}",
+                                     call=call, exercise=exercise, sibling=sibling)
+    return errors.StudentRaised(f"{call} raised {info['type']}: {info['message']}{where}{note}",
+                                call=call, exercise=exercise, sibling=sibling, error_type=info["type"])
+
+
+class RemoteObject:
+    """An object that lives on the student's side (a KVCache, a bound method...)."""
+
+    __slots__ = ("_transport", "_handle", "_label")
+
+    def __init__(self, transport: Transport, handle: Handle, label: str):
+        object.__setattr__(self, "_transport", transport)
+        object.__setattr__(self, "_handle", handle)
+        object.__setattr__(self, "_label", label)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        value = self._transport.request("getattr", {"handle": self._handle.id}, name=name,
+                                        call=f"{self._label}.{name}")
+        return wrap(self._transport, value, f"{self._label}.{name}")
+
+    def __call__(self, *args, **kwargs):
+        value = self._transport.request("call", {"handle": self._handle.id}, args, kwargs, call=f"{self._label}()")
+        return wrap(self._transport, value, f"{self._label}()")
+
+    def __len__(self) -> int:
+        value = self._transport.request("len", {"handle": self._handle.id}, call=f"len({self._label})")
+        if type(value) is not int or value < 0:
+            raise errors.StudentBadValue(f"len({self._label}) returned {value!r}; expected a non-negative int",
+                                         call=f"len({self._label})", exercise=self._transport.exercise)
+        return value
+
+    def __repr__(self) -> str:
+        return f"<{self._handle.type_name} in the student's process>"
+
+
+def wrap(transport: Transport, value: Any, label: str) -> Any:
+    """Handles in a decoded value become :class:`RemoteObject`s."""
+    if isinstance(value, Handle):
+        return RemoteObject(transport, value, label if value.type_name in label else f"{value.type_name}")
+    if isinstance(value, tuple):
+        return tuple(wrap(transport, v, label) for v in value)
+    if isinstance(value, list):
+        return [wrap(transport, v, label) for v in value]
+    return value
+
+
+def unwrap(value: Any) -> Any:
+    """Arguments: remote objects travel back as their handles."""
+    if isinstance(value, RemoteObject):
+        return object.__getattribute__(value, "_handle")
+    if isinstance(value, tuple):
+        return tuple(unwrap(v) for v in value)
+    if isinstance(value, list):
+        return [unwrap(v) for v in value]
+    return value
+
+
+class ModuleProxy:
+    __slots__ = ("_transport", "_module")
+
+    def __init__(self, transport: Transport, module: str):
+        self._transport = transport
+        self._module = module
+
+    def __getattr__(self, name: str) -> "FunctionProxy":
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return FunctionProxy(self._transport, self._module, name)
+
+
+class FunctionProxy:
+    """A module-level name of the student's code; calling it calls it on the student's side."""
+
+    __slots__ = ("_transport", "_module", "_name")
+
+    def __init__(self, transport: Transport, module: str, name: str):
+        self._transport = transport
+        self._module = module
+        self._name = name
+
+    def __call__(self, *args, **kwargs):
+        call = f"{self._name}()"
+        value = self._transport.request("call", {"module": self._module, "name": self._name},
+                                        unwrap(args), {k: unwrap(v) for k, v in kwargs.items()}, call=call)
+        return wrap(self._transport, value, self._name)
+
+    def measure(self, *args, **kwargs) -> tuple[Any, int]:
+        """Call once under tracemalloc on the student's side: (result, peak bytes)."""
+        call = f"{self._name}()"
+        value = self._transport.request("measure", {"module": self._module, "name": self._name},
+                                        unwrap(args), {k: unwrap(v) for k, v in kwargs.items()}, call=call)
+        if not (isinstance(value, tuple) and len(value) == 2 and type(value[1]) is int):
+            raise errors.StudentBadValue(f"{call}: the memory measurement came back malformed",
+                                         call=call, exercise=self._transport.exercise)
+        return wrap(self._transport, value[0], self._name), value[1]
+
+
+class Implementation:
+    """The ``impl`` fixture: ``impl.<module>.<name>(...)`` runs the student's code."""
+
+    def __init__(self, transport: Transport):
+        self._transport = transport
+
+    @property
+    def transport(self) -> Transport:
+        return self._transport
+
+    def __getattr__(self, module: str) -> ModuleProxy:
+        if module.startswith("_"):
+            raise AttributeError(module)
+        return ModuleProxy(self._transport, module)
+
+    def import_module(self, module: str) -> None:
+        """Import a module of the submission now (raises StudentImportFailed on failure)."""
+        self._transport.request("import", {"module": module}, call=f"import {module}")

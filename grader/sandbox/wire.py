@@ -1,0 +1,161 @@
+"""The wire between the trusted side and a student child: framed JSON plus ``.npy`` blobs.
+
+A frame is ``[u32 header length][u32 blob count][header JSON][u64 length, .npy bytes]...``.
+Arrays are written and read with ``numpy.lib.format`` and ``allow_pickle=False``, so an
+object array cannot cross and nothing is ever unpickled. Values are encoded as a JSON tree:
+
+    {"t": "array", "i": 0}                     an ndarray (always a plain ndarray on arrival)
+    {"t": "npscalar", "i": 0}                  a numpy scalar (sent as a 0-d array)
+    {"t": "none"} / {"t": "py", "v": 1.5}      None, bool, int, float, str
+    {"t": "tuple" | "list", "items": [...]}
+    {"t": "handle", "id": 3, "type": "KVCache"} an object that stays in the child
+
+This module is self-contained (numpy and the standard library only): the zygote loads it
+by file path before any student code runs, without importing the ``grader`` package.
+"""
+from __future__ import annotations
+
+import io
+import json
+import math
+import socket
+import struct
+
+import numpy as np
+
+HEADER = struct.Struct("!II")
+BLOB = struct.Struct("!Q")
+MAX_HEADER = 1 << 20          # 1 MiB of JSON
+MAX_FRAME = 512 << 20         # 512 MiB of arrays in one answer
+
+
+class WireError(Exception):
+    """A frame that is malformed, too large, or ends early (the peer died)."""
+
+
+class Handle:
+    """A reference to an object that lives in the child (decoded form of a ``handle`` node)."""
+
+    __slots__ = ("id", "type_name")
+
+    def __init__(self, handle_id: int, type_name: str):
+        self.id = handle_id
+        self.type_name = type_name
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} object in the student's process>"
+
+
+def encode(value, arrays: list, handles=None, depth: int = 0):
+    """JSON tree for ``value``; arrays are appended to ``arrays``.
+
+    ``handles`` is a callable that turns an unsupported object into a handle id (the child
+    passes one; the trusted side passes ``None`` and gets ``TypeError`` instead).
+    """
+    if depth > 32:
+        raise TypeError("value nested more than 32 levels deep")
+    if isinstance(value, Handle):
+        return {"t": "handle", "id": value.id, "type": value.type_name}
+    if isinstance(value, np.ndarray):
+        if value.dtype.hasobject or value.dtype.kind not in "biufcSUV?":
+            raise TypeError(f"an array of dtype {value.dtype} cannot be sent")
+        arrays.append(np.asarray(value))
+        return {"t": "array", "i": len(arrays) - 1}
+    if isinstance(value, np.generic):
+        arrays.append(np.asarray(value))
+        return {"t": "npscalar", "i": len(arrays) - 1}
+    if value is None:
+        return {"t": "none"}
+    if type(value) in (bool, int, str):
+        if type(value) is int and abs(value) > 2**63:
+            raise TypeError("integer too large to send")
+        if type(value) is str and len(value) > 100_000:
+            raise TypeError("string too long to send")
+        return {"t": "py", "v": value}
+    if type(value) is float:
+        if math.isfinite(value):
+            return {"t": "py", "v": value}
+        return {"t": "float", "v": repr(value)}  # inf, -inf, nan (JSON has no literal for them)
+    if type(value) in (tuple, list):
+        if len(value) > 10_000:
+            raise TypeError("sequence too long to send")
+        return {"t": type(value).__name__, "items": [encode(item, arrays, handles, depth + 1) for item in value]}
+    if handles is not None:
+        return {"t": "handle", "id": handles(value), "type": type(value).__name__[:80]}
+    raise TypeError(f"a {type(value).__name__} cannot be sent")
+
+
+def decode(node, arrays: list):
+    """The value a JSON tree stands for (arrays are plain ndarrays; handles are :class:`Handle`)."""
+    kind = node.get("t") if isinstance(node, dict) else None
+    if kind == "array":
+        return arrays[node["i"]]
+    if kind == "npscalar":
+        return arrays[node["i"]][()]
+    if kind == "none":
+        return None
+    if kind == "py":
+        value = node["v"]
+        if type(value) not in (bool, int, float, str):
+            raise WireError("malformed scalar")
+        return value
+    if kind == "float":
+        if node["v"] not in ("inf", "-inf", "nan"):
+            raise WireError("malformed float")
+        return float(node["v"])
+    if kind in ("tuple", "list"):
+        items = [decode(item, arrays) for item in node["items"]]
+        return tuple(items) if kind == "tuple" else items
+    if kind == "handle":
+        return Handle(int(node["id"]), str(node["type"])[:80])
+    raise WireError(f"unknown node {kind!r}")
+
+
+def _recv_exactly(sock: socket.socket, size: int) -> bytes:
+    buffer = bytearray(size)
+    view = memoryview(buffer)
+    got = 0
+    while got < size:
+        n = sock.recv_into(view[got:], size - got)
+        if n == 0:
+            raise WireError("connection closed")
+        got += n
+    return bytes(buffer)
+
+
+def send(sock: socket.socket, header: dict, arrays: list = ()) -> None:
+    """Write one frame."""
+    payload = json.dumps(header, separators=(",", ":")).encode()
+    parts = [HEADER.pack(len(payload), len(arrays)), payload]
+    for array in arrays:
+        blob = io.BytesIO()
+        np.lib.format.write_array(blob, np.asarray(array), allow_pickle=False)
+        data = blob.getvalue()
+        parts.append(BLOB.pack(len(data)))
+        parts.append(data)
+    sock.sendall(b"".join(parts))
+
+
+def recv(sock: socket.socket, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
+    """Read one frame: (header, arrays). Raises :class:`WireError` on anything malformed."""
+    header_size, count = HEADER.unpack(_recv_exactly(sock, HEADER.size))
+    if header_size > MAX_HEADER or count > 10_000:
+        raise WireError("frame header too large")
+    try:
+        header = json.loads(_recv_exactly(sock, header_size))
+    except ValueError as error:
+        raise WireError(f"malformed header: {error}") from None
+    if not isinstance(header, dict):
+        raise WireError("header is not an object")
+    arrays, total = [], 0
+    for _ in range(count):
+        (size,) = BLOB.unpack(_recv_exactly(sock, BLOB.size))
+        total += size
+        if total > max_bytes:
+            raise WireError(f"answer larger than {max_bytes >> 20} MiB")
+        try:
+            array = np.lib.format.read_array(io.BytesIO(_recv_exactly(sock, size)), allow_pickle=False)
+        except (ValueError, OSError) as error:
+            raise WireError(f"malformed array: {error}") from None
+        arrays.append(array)
+    return header, arrays

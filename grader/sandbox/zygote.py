@@ -1,0 +1,154 @@
+"""The zygote: a clean interpreter with numpy preloaded that forks one child per request.
+
+Started by :class:`grader.sandbox.child.Zygote` as ``python -I -S zygote.py FD SITE_DIR``:
+isolated mode, no site-packages processing (so no editable-install finder can map
+``solutions`` or ``grader`` into it), and only numpy's site directory appended to sys.path.
+It never imports the grader, the checks or the reference, so a child forked from it has
+none of them in memory.
+
+Control protocol on the inherited Unix socket FD (one JSON object per message):
+``{"op": "spawn", ...}`` with the child's socket and output file passed as SCM_RIGHTS
+descriptors, answered ``{"pid": N}``; ``{"op": "reap", "pid": N}`` answered with the exit
+status; ``{"op": "exit"}``.
+"""
+import importlib.util
+import json
+import os
+import resource
+import signal
+import socket
+import sys
+
+CONTROL_FD = int(sys.argv[1])
+SITE_DIR = sys.argv[2]
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.append(SITE_DIR)
+
+import numpy  # noqa: E402  (preloaded once; every child inherits it)
+import numpy.fft  # noqa: E402,F401
+import numpy.linalg  # noqa: E402,F401
+import numpy.random  # noqa: E402,F401
+import math, itertools, functools, collections, traceback, importlib, tracemalloc, types, io, struct  # noqa: E401,E402,F401
+
+
+def load_by_path(name, filename):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, filename))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+wire = load_by_path("attnkit_sandbox_wire", "wire.py")
+runtime_module = load_by_path("attnkit_sandbox_runtime", "runtime.py")
+policy = load_by_path("attnkit_sandbox_policy", "policy.py")
+numpy.zeros(4) @ numpy.zeros(4)  # warm up BLAS
+numpy.random.default_rng(0).standard_normal(4)
+
+
+def serve(sock, request):
+    """In the child: lock the process down, then answer requests until the socket closes."""
+    os.setsid()  # own session and process group: the trusted side kills the whole group
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over the output cap: writes fail, no silent kill
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    limits = request["limits"]
+    for name, value in (("RLIMIT_AS", limits["memory_bytes"]), ("RLIMIT_FSIZE", limits["output_bytes"]),
+                        ("RLIMIT_CORE", 0), ("RLIMIT_NOFILE", 64)):
+        resource.setrlimit(getattr(resource, name), (value, value))
+    if request.get("uid") is not None and os.geteuid() == 0:
+        os.setgroups([])
+        os.setgid(request["gid"])
+        os.setuid(request["uid"])
+        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+    os.chdir(request["submission"])
+    os.environ.clear()
+    os.environ.update({"TMPDIR": request["scratch"], "HOME": request["scratch"], "PATH": "/usr/bin:/bin"})
+    policy.lock_down(read_roots=request["read_roots"], write_roots=[request["scratch"]],
+                     site_dir=SITE_DIR)
+    runtime = runtime_module.Runtime(request["submission"])
+    exercise = request.get("exercise", "")
+    while True:
+        try:
+            header, arrays = wire.recv(sock)
+        except (wire.WireError, OSError):
+            return
+        try:
+            args = wire.decode(header.get("args", {"t": "tuple", "items": []}), arrays)
+            kwargs = wire.decode(header.get("kwargs", {"t": "list", "items": []}), arrays)
+            kwargs = dict(kwargs)
+            result = runtime.run(header["op"], header["target"], args, kwargs, header.get("name", ""))
+        except (KeyboardInterrupt, SystemExit, Exception) as error:  # the student's code failed or left
+            info = runtime.describe_error(error, exercise)
+            info["import"] = header.get("op") == "import" or isinstance(error, (ImportError, SyntaxError))
+            if isinstance(error, SystemExit):
+                info["type"], info["message"] = "SystemExit", f"your code called sys.exit({error.code!r})"
+            reply(sock, {"ok": False, "error": info})
+            continue
+        except BaseException as error:  # noqa: B902 - student-defined BaseException subclasses
+            reply(sock, {"ok": False, "error": runtime.describe_error(error, exercise)})
+            continue
+        out = []
+        try:
+            tree = wire.encode(result, out, handles=runtime.keep)
+        except (TypeError, ValueError) as error:
+            reply(sock, {"ok": False, "error": {"type": "BadValue", "message": str(error)[:500], "bad_value": True}})
+            continue
+        try:
+            wire.send(sock, {"ok": True, "value": tree}, out)
+        except (ValueError, OSError) as error:
+            reply(sock, {"ok": False, "error": {"type": "BadValue", "message": str(error)[:500], "bad_value": True}})
+
+
+def reply(sock, header):
+    try:
+        wire.send(sock, header)
+    except OSError:
+        os._exit(3)
+
+
+def main():
+    control = socket.socket(fileno=CONTROL_FD)
+    children = set()
+    while True:
+        try:
+            message, fds, _flags, _addr = socket.recv_fds(control, 65536, 4)
+        except OSError:
+            message, fds = b"", []
+        if not message:
+            break
+        request = json.loads(message)
+        if request["op"] == "spawn":
+            child_sock_fd, output_fd = fds
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    control.close()
+                    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+                    os.dup2(output_fd, 1)
+                    os.dup2(output_fd, 2)
+                    os.closerange(3, child_sock_fd)
+                    os.closerange(child_sock_fd + 1, 1 << 16)
+                    serve(socket.socket(fileno=child_sock_fd), request)
+                finally:
+                    os._exit(0)
+            os.close(child_sock_fd)
+            os.close(output_fd)
+            children.add(pid)
+            control.sendall(json.dumps({"pid": pid}).encode())
+        elif request["op"] == "reap":
+            pid = int(request["pid"])
+            status = os.waitpid(pid, 0)[1] if pid in children else 0
+            children.discard(pid)
+            answer = {"signal": os.WTERMSIG(status)} if os.WIFSIGNALED(status) else {"exit": os.waitstatus_to_exitcode(status)}
+            control.sendall(json.dumps(answer).encode())
+        elif request["op"] == "exit":
+            break
+    for pid in children:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    os._exit(0)
+
+
+main()
