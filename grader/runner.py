@@ -113,3 +113,21 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
     if close is not None:
         close()
     return outcome
+
+
+def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None, *,
+                   visibility: str | None = None) -> list[ExerciseResult]:
+    """Grade one directory of student modules in the sandbox: a private copy, a child per exercise."""
+    from .sandbox.child import Workspace
+
+    with Workspace(modules_dir, zygote.user) as workspace:
+        return [run_exercise(exercise, lambda ex: zygote.implementation(workspace, ex), visibility=visibility)
+                for exercise in (exercises or curriculum.ids())]
+
+
+def modules_dir_of(path) -> "Path":
+    """Where a submission's modules are: ``PATH/exercises`` when it exists, else ``PATH`` itself."""
+    from pathlib import Path
+
+    path = Path(path)
+    return path / "exercises" if (path / "exercises").is_dir() else path

@@ -1,0 +1,42 @@
+"""``attnkit check``: the student's command. Runs the checks on ``./exercises`` in the sandbox.
+
+Prints a compact table (points, checks passed) per exercise, then the first failure of each
+exercise with its diagnosis and the task to look at; exit status 0 only when all pass.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+NO_IMPL = ("attnkit check: no folder {path}. Run this inside your attnkit folder (the one holding exercises/), "
+           "or name your folder with --impl DIR.")
+UNKNOWN_EXERCISE = "attnkit check: unknown exercise {name!r}; the exercises are: {known}"
+
+
+def main(exercises: list[str] | None = None, impl: str | Path = "exercises", timeout: float = 10.0,
+         out=None) -> int:
+    """Check ``impl`` (all exercises, or the ones named); returns the exit status."""
+    out = out or sys.stdout
+    started = time.perf_counter()
+    from grader.sandbox.child import Limits, Zygote  # starts the zygote early: it warms up while we import
+
+    impl = Path(impl)
+    if not impl.is_dir():
+        print(NO_IMPL.format(path=impl), file=sys.stderr)
+        return 2
+    with Zygote(Limits(timeout=timeout)) as zygote:
+        from grader import curriculum
+        from grader.runner import modules_dir_of, run_submission
+
+        known = curriculum.ids()
+        for name in exercises or ():
+            if name not in known:
+                print(UNKNOWN_EXERCISE.format(name=name, known=", ".join(known)), file=sys.stderr)
+                return 2
+        chosen = tuple(e for e in known if not exercises or e in exercises)
+        results = run_submission(modules_dir_of(impl), zygote, chosen)
+    from .report import render
+
+    out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started))
+    return 0 if all(c.status == "passed" for r in results for c in r.checks) else 1

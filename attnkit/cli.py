@@ -1,0 +1,86 @@
+"""The ``attnkit`` command: a thin argparse layer over each verb's ``main(...)``."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="attnkit", description="Learn transformer self-attention with numpy: "
+                                     "exercises checked in a sandbox, class grading, quizzes.")
+    parser.add_argument("--version", action="version", version=f"attnkit {_version()}")
+    verbs = parser.add_subparsers(dest="verb", metavar="COMMAND")
+
+    demo = verbs.add_parser("demo", help="a short tour: the seed's worked example, then the grader")
+    demo.set_defaults(run=lambda a: _call("attnkit.demo", "main"))
+
+    check = verbs.add_parser("check", help="check your exercises (default: ./exercises)")
+    check.add_argument("exercises", nargs="*", metavar="EXERCISE", help="only these exercises (default: all)")
+    check.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
+    check.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
+    check.set_defaults(run=lambda a: _call("attnkit.check", "main", a.exercises, a.impl, a.timeout))
+
+    hint = verbs.add_parser("hint", help="the next hint for an exercise")
+    hint.add_argument("exercise", metavar="EXERCISE")
+    hint.add_argument("--task", type=int, default=None, help="the task number (as in the check output)")
+    hint.add_argument("--all", action="store_true", dest="show_all", help="show every hint of the task")
+    hint.add_argument("--reset", action="store_true", help="start again from the first hint")
+    hint.set_defaults(run=lambda a: _call("attnkit.hint", "main", a.exercise, a.task, a.show_all, a.reset))
+
+    grade = verbs.add_parser("grade", help="grade a folder of submissions (instructors)")
+    grade.add_argument("submissions", metavar="SUBMISSIONS")
+    grade.add_argument("--out", required=True, metavar="OUTDIR")
+    grade.add_argument("--jobs", type=int, default=None, metavar="N", help="parallel submissions (default: cores)")
+    grade.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
+    grade.add_argument("--memory-mb", type=int, default=2048, metavar="MB", help="memory per child (default 2048)")
+    grade.set_defaults(run=lambda a: _grade(a))
+
+    quiz = verbs.add_parser("quiz", help="self-study quizzes with spaced repetition; validate and export banks",
+                            add_help=False)
+    quiz.add_argument("rest", nargs=argparse.REMAINDER)
+    quiz.set_defaults(run=lambda a: _quiz(a.rest))
+    return parser
+
+
+def _version() -> str:
+    from attnkit import __version__
+
+    return __version__
+
+
+def _call(module: str, function: str, *args):
+    return getattr(importlib.import_module(module), function)(*args)
+
+
+def _grade(args) -> int:
+    from pathlib import Path
+
+    from attnkit.grade import main
+
+    return main(Path(args.submissions), Path(args.out), jobs=args.jobs, timeout=args.timeout,
+                memory_mb=args.memory_mb)
+
+
+def _quiz(rest: list[str]) -> int:
+    module = importlib.import_module("attnkit.quiz")
+    entry = getattr(module, "main", None) or importlib.import_module("attnkit.quiz.cli").main
+    return entry(rest)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "run", None) is None:
+        parser.print_help()
+        return 0
+    try:
+        status = args.run(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    return int(status or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Quick start 2: set up and run every test. Installs the test extras, and torch 2.13.0 (CPU)
+# for the cross-checks when it can (set ATTNKIT_SKIP_TORCH=1 to skip; those tests then skip).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh test
+if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && ! .venv/bin/python -c "import torch" >/dev/null 2>&1; then
+  .venv/bin/python -m pip install --quiet torch==2.13.0 \
+    || echo "note: torch 2.13.0 could not be installed; the torch cross-checks will be skipped"
+fi
+exec .venv/bin/python -m pytest "$@"
