@@ -1,8 +1,10 @@
 """The wire between the trusted side and a student child: framed JSON plus ``.npy`` blobs.
 
-A frame is ``[u32 header length][u32 blob count][header JSON][u64 length, .npy bytes]...``.
-Arrays are written and read with ``numpy.lib.format`` and ``allow_pickle=False``, so an
-object array cannot cross and nothing is ever unpickled. Values are encoded as a JSON tree:
+A frame is ``[u32 header length][u32 array count][header JSON][u64 length, raw bytes]...``;
+the header lists each array's dtype string and shape. Only plain numeric, bool and
+fixed-width string dtypes are accepted (``SAFE_DTYPE``), so an object array cannot cross
+and nothing is ever unpickled (the same guarantee as ``.npy`` with ``allow_pickle=False``,
+without its slow header parser). Values are encoded as a JSON tree:
 
     {"t": "array", "i": 0}                     an ndarray (always a plain ndarray on arrival)
     {"t": "npscalar", "i": 0}                  a numpy scalar (sent as a 0-d array)
@@ -15,8 +17,8 @@ by file path before any student code runs, without importing the ``grader`` pack
 """
 from __future__ import annotations
 
-import io
 import json
+import re
 import math
 import socket
 import struct
@@ -111,7 +113,10 @@ def decode(node, arrays: list):
     raise WireError(f"unknown node {kind!r}")
 
 
-def _recv_exactly(sock: socket.socket, size: int) -> bytes:
+SAFE_DTYPE = re.compile(r"^[<>|=]?(b1|[iu][1248]|f[248]|c(8|16)|[SU][0-9]{1,6})$")
+
+
+def _recv_exactly(sock: socket.socket, size: int) -> bytearray:
     buffer = bytearray(size)
     view = memoryview(buffer)
     got = 0
@@ -120,42 +125,55 @@ def _recv_exactly(sock: socket.socket, size: int) -> bytes:
         if n == 0:
             raise WireError("connection closed")
         got += n
-    return bytes(buffer)
+    return buffer
 
 
 def send(sock: socket.socket, header: dict, arrays: list = ()) -> None:
-    """Write one frame."""
+    """Write one frame: the header (with each array's dtype and shape), then raw array bytes."""
+    blobs = [np.ascontiguousarray(array) for array in arrays]
+    header = dict(header, arrays=[[b.dtype.str, list(b.shape)] for b in blobs])
     payload = json.dumps(header, separators=(",", ":")).encode()
-    parts = [HEADER.pack(len(payload), len(arrays)), payload]
-    for array in arrays:
-        blob = io.BytesIO()
-        np.lib.format.write_array(blob, np.asarray(array), allow_pickle=False)
-        data = blob.getvalue()
-        parts.append(BLOB.pack(len(data)))
-        parts.append(data)
+    parts = [HEADER.pack(len(payload), len(blobs)), payload]
+    for blob in blobs:
+        parts.append(BLOB.pack(blob.nbytes))
+        parts.append(blob.tobytes())
     sock.sendall(b"".join(parts))
 
 
 def recv(sock: socket.socket, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
-    """Read one frame: (header, arrays). Raises :class:`WireError` on anything malformed."""
+    """Read one frame: (header, arrays). Raises :class:`WireError` on anything malformed.
+
+    Array dtypes must be plain numeric, bool or fixed-width string types (``SAFE_DTYPE``):
+    no object, structured or void dtype is ever constructed from what the peer sends.
+    """
     header_size, count = HEADER.unpack(_recv_exactly(sock, HEADER.size))
     if header_size > MAX_HEADER or count > 10_000:
         raise WireError("frame header too large")
     try:
-        header = json.loads(_recv_exactly(sock, header_size))
+        header = json.loads(bytes(_recv_exactly(sock, header_size)))
     except ValueError as error:
         raise WireError(f"malformed header: {error}") from None
     if not isinstance(header, dict):
         raise WireError("header is not an object")
+    specs = header.pop("arrays", [])
+    if not isinstance(specs, list) or len(specs) != count:
+        raise WireError("array descriptions do not match the frame")
     arrays, total = [], 0
-    for _ in range(count):
+    for spec in specs:
         (size,) = BLOB.unpack(_recv_exactly(sock, BLOB.size))
         total += size
         if total > max_bytes:
             raise WireError(f"answer larger than {max_bytes >> 20} MiB")
         try:
-            array = np.lib.format.read_array(io.BytesIO(_recv_exactly(sock, size)), allow_pickle=False)
-        except (ValueError, OSError) as error:
+            dtype_text, shape = spec
+            if not isinstance(dtype_text, str) or not SAFE_DTYPE.match(dtype_text):
+                raise ValueError(f"dtype {dtype_text!r} not allowed")
+            dtype = np.dtype(dtype_text)
+            shape = tuple(int(n) for n in shape)
+            if any(n < 0 for n in shape) or len(shape) > 32 or math.prod(shape) * dtype.itemsize != size:
+                raise ValueError("shape does not match the data")
+            data = _recv_exactly(sock, size)
+            arrays.append(np.frombuffer(data, dtype=dtype).reshape(shape))
+        except (ValueError, TypeError) as error:
             raise WireError(f"malformed array: {error}") from None
-        arrays.append(array)
     return header, arrays
