@@ -6,6 +6,12 @@ import importlib
 import sys
 
 
+# Verbs whose own ``main(argv)`` parses everything after the verb (they have sub-verbs).
+DELEGATED = {
+    "quiz": ("attnkit.quiz", "self-study quizzes with spaced repetition; validate and export banks"),
+}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attnkit", description="Learn transformer self-attention with numpy: "
                                      "exercises checked in a sandbox, class grading, quizzes.")
@@ -36,10 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--memory-mb", type=int, default=2048, metavar="MB", help="memory per child (default 2048)")
     grade.set_defaults(run=lambda a: _grade(a))
 
-    quiz = verbs.add_parser("quiz", help="self-study quizzes with spaced repetition; validate and export banks",
-                            add_help=False)
-    quiz.add_argument("rest", nargs=argparse.REMAINDER)
-    quiz.set_defaults(run=lambda a: _quiz(a.rest))
+    for verb, (_, help_text) in DELEGATED.items():  # listed in --help; parsed by the verb itself
+        verbs.add_parser(verb, help=help_text, add_help=False)
     return parser
 
 
@@ -62,13 +66,14 @@ def _grade(args) -> int:
                 memory_mb=args.memory_mb)
 
 
-def _quiz(rest: list[str]) -> int:
-    module = importlib.import_module("attnkit.quiz")
-    entry = getattr(module, "main", None) or importlib.import_module("attnkit.quiz.cli").main
-    return entry(rest)
-
-
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in DELEGATED:  # a verb with sub-verbs and options of its own gets its arguments as they are
+        try:
+            return int(importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:]) or 0)
+        except KeyboardInterrupt:
+            print("\ninterrupted", file=sys.stderr)
+            return 130
     parser = _parser()
     args = parser.parse_args(argv)
     if getattr(args, "run", None) is None:

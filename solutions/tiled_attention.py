@@ -36,6 +36,7 @@ def tiled_attention(Q, K, V, block_size=64, causal=False):
     dtype = np.result_type(Q, K, V, 1.0)    # float32 stays float32, ints become float64
     if block_size < 1:
         raise ValueError(f"block_size must be positive, got {block_size}")
+    Q, K, V = Q.astype(dtype, copy=False), K.astype(dtype, copy=False), V.astype(dtype, copy=False)
     n_q, d_k = Q.shape
     n_k, d_v = V.shape
     scale = 1.0 / math.sqrt(d_k)
@@ -47,17 +48,22 @@ def tiled_attention(Q, K, V, block_size=64, causal=False):
         if causal and start > n_q - 1:
             break                                      # every later key is in every query's future
         stop = min(start + block_size, n_k)
-        scores = (Q @ K[start:stop].T) * scale         # (n_q, d_k) @ (d_k, b) -> (n_q, b)
+        scores = Q @ K[start:stop].T                   # (n_q, d_k) @ (d_k, b) -> (n_q, b)
+        scores *= scale                                # in place: one (n_q, b) block at a time
         if causal:
             key_index = np.arange(start, stop)[None, :]          # (1, b)
-            scores = np.where(key_index <= query_index, scores, -np.inf)
+            np.copyto(scores, -np.inf, where=key_index > query_index)  # future keys -> -inf
         block_max = np.maximum(running_max, scores.max(axis=1))  # (n_q,)
         shift = np.where(np.isfinite(block_max), block_max, 0)   # rows with no allowed key yet
-        weights = np.exp(scores - shift[:, None])                 # (n_q, b), masked keys -> 0
+        scores -= shift[:, None]
+        weights = np.exp(scores, out=scores)                      # (n_q, b), masked keys -> 0
         rescale = np.exp(running_max - shift)                     # (n_q,) old max -> new max
-        running_sum = running_sum * rescale + weights.sum(axis=1)
-        running_out = running_out * rescale[:, None] + weights @ V[start:stop]  # (n_q, b) @ (b, d_v)
+        running_sum *= rescale
+        running_sum += weights.sum(axis=1)
+        running_out *= rescale[:, None]
+        running_out += weights @ V[start:stop]                    # (n_q, b) @ (b, d_v) -> (n_q, d_v)
         running_max = block_max
     denominator = running_sum[:, None]                 # (n_q, 1)
-    return np.divide(running_out, denominator, out=np.zeros_like(running_out), where=denominator > 0).astype(dtype, copy=False)
+    # rows with no allowed key have running_out == 0 and stay zero
+    return np.divide(running_out, denominator, out=running_out, where=denominator > 0)
     ### END SOLUTION

@@ -1,0 +1,52 @@
+"""Format a :class:`grader.results.SubmissionResult` as a Gradescope ``results.json``.
+
+The schema (https://gradescope-autograders.readthedocs.io/en/latest/specs/): top-level ``score``,
+``output``, ``visibility`` and ``tests``, each test with ``name``, ``score``, ``max_score``,
+``output``, ``visibility`` and optional ``number``, ``status``, ``tags``. Nothing here is
+time-dependent, so the same result always formats to the same JSON.
+"""
+from __future__ import annotations
+
+from grader.results import PASSED, CheckResult, SubmissionResult
+
+# our check visibility -> Gradescope's: hidden checks are shown once grades are published
+VISIBILITY = {"visible": "visible", "hidden": "after_published"}
+TOP_VISIBILITY = "visible"
+
+
+def _number(value: float) -> float | int:
+    value = round(float(value), 6)
+    return int(value) if value.is_integer() else value
+
+
+def test_entry(exercise_index: int, check_index: int, check: CheckResult) -> dict:
+    lines = [check.message] if check.message else []
+    if check.hint:
+        lines.append(f"hint: {check.hint}")
+    if check.status == PASSED and not lines:
+        lines.append("passed")
+    return {
+        "name": f"{check.exercise}: {check.title}",
+        "number": f"{exercise_index}.{check_index}",
+        "score": _number(check.points),
+        "max_score": _number(check.max_points),
+        "status": "passed" if check.status == PASSED else "failed",
+        "output": "\n".join(lines),
+        "tags": [check.exercise, f"task {check.task}"] + ([check.mistake] if check.mistake else []),
+        "visibility": VISIBILITY.get(check.visibility, "visible"),
+    }
+
+
+def results_json(result: SubmissionResult) -> dict:
+    tests = [test_entry(i, j, check)
+             for i, exercise in enumerate(result.exercises, start=1)
+             for j, check in enumerate(exercise.checks, start=1)]
+    summary = [f"{e.exercise}: {_number(e.score)}/{_number(e.max_score)}" for e in result.exercises]
+    output = "\n".join(([result.problem, ""] if result.problem else []) + summary)
+    return {
+        "score": _number(result.score),
+        "output": output,
+        "visibility": TOP_VISIBILITY,
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }

@@ -1,0 +1,102 @@
+"""The class-level outputs: ``grades.csv``, ``summary.json`` and ``summary.txt`` (all atomic, deterministic)."""
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from pathlib import Path
+
+from grader.results import GRADER_ERROR, SubmissionResult
+
+from . import atomic
+
+TOP_MISTAKES = 10
+
+
+def number(value: float) -> float | int:
+    value = round(float(value), 6)
+    return int(value) if value.is_integer() else value
+
+
+def grades_csv(results: list[SubmissionResult], exercise_ids: tuple[str, ...], missing: list[str] = ()) -> str:
+    """student, score, max_score, one column per exercise; one row per student, sorted by student.
+
+    ``missing`` students (the grader failed on them) get a row with empty cells.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student", "score", "max_score", *exercise_ids])
+    rows = {r.student: r for r in results}
+    for student in sorted(set(rows) | set(missing)):
+        result = rows.get(student)
+        if result is None:
+            writer.writerow([student, "", "", *([""] * len(exercise_ids))])
+            continue
+        scores = {e.exercise: number(e.score) for e in result.exercises}
+        writer.writerow([student, number(result.score), number(result.max_score),
+                         *(scores.get(ex, "") for ex in exercise_ids)])
+    return buffer.getvalue()
+
+
+def class_summary(results: list[SubmissionResult], exercise_ids: tuple[str, ...], errors: dict[str, str],
+                  warnings: list[str]) -> dict:
+    per_exercise = []  # a list, in curriculum order (the JSON's keys are sorted)
+    for ex in exercise_ids:
+        rows = [e for r in results for e in r.exercises if e.exercise == ex]
+        per_exercise.append({
+            "exercise": ex,
+            "mean": number(sum(e.score for e in rows) / len(rows)) if rows else 0,
+            "max_score": number(max((e.max_score for e in rows), default=0)),
+            "full_marks": sum(e.max_score > 0 and e.score == e.max_score for e in rows),
+        })
+    mistakes = Counter()
+    for result in results:  # a mistake counts once per student
+        mistakes.update({(c.exercise, c.mistake) for e in result.exercises for c in e.checks if c.mistake})
+    ranked = sorted(mistakes.items(), key=lambda item: (-item[1], item[0]))[:TOP_MISTAKES]
+    broken = Counter(f"{c.exercise}.{c.name}" for r in results for e in r.exercises for c in e.checks
+                     if c.status == GRADER_ERROR)
+    total = [r.score for r in results]
+    return {
+        "students": len(results) + len(errors),
+        "graded": len(results),
+        "mean_score": number(sum(total) / len(total)) if total else 0,
+        "max_score": number(max((r.max_score for r in results), default=0)),
+        "exercises": per_exercise,
+        "mistakes": [{"exercise": ex, "mistake": m, "students": n} for (ex, m), n in ranked],
+        "problems": [{"student": r.student, "problem": r.problem} for r in results if r.problem]
+                    + [{"student": s, "problem": f"not graded ({message}); re-run to retry"}
+                       for s, message in sorted(errors.items())],
+        "grader_errors": [{"check": name, "students": n} for name, n in sorted(broken.items())],
+        "warnings": list(warnings),
+    }
+
+
+def summary_text(summary: dict) -> str:
+    lines = [f"{summary['graded']} of {summary['students']} submissions graded; "
+             f"mean {summary['mean_score']}/{summary['max_score']}", "",
+             f"{'exercise':<18}{'mean':>8}{'max':>7}{'full marks':>12}"]
+    for row in summary["exercises"]:
+        lines.append(f"{row['exercise']:<18}{row['mean']:>8}{row['max_score']:>7}{row['full_marks']:>12}")
+    if summary["mistakes"]:
+        lines += ["", "most frequent diagnosed mistakes (students):"]
+        lines += [f"  {m['students']:>4}  {m['exercise']}: {m['mistake']}" for m in summary["mistakes"]]
+    if summary["problems"]:
+        lines += ["", "submissions with problems:"]
+        lines += [f"  {p['student']}: {p['problem'].splitlines()[0] if p['problem'] else ''}" for p in summary["problems"]]
+    if summary["grader_errors"]:
+        lines += ["", "checks that failed on the grader's side (not the students' fault; please report):"]
+        lines += [f"  {g['students']:>4}  {g['check']}" for g in summary["grader_errors"]]
+    if summary["warnings"]:
+        lines += ["", "left out of SUBMISSIONS:"] + [f"  {w}" for w in summary["warnings"]]
+    return "\n".join(lines) + "\n"
+
+
+def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[str, ...],
+              errors: dict[str, str], warnings: list[str]) -> str:
+    """Write grades.csv, summary.json, summary.txt; returns the summary text."""
+    atomic.write_text(Path(out) / "grades.csv", grades_csv(results, exercise_ids, list(errors)))
+    summary = class_summary(results, exercise_ids, errors, warnings)
+    atomic.write_json(Path(out) / "summary.json", summary)
+    text = summary_text(summary)
+    atomic.write_text(Path(out) / "summary.txt", text)
+    return text

@@ -1,0 +1,12 @@
+"""``attnkit quiz``: question banks, terminal sessions with spaced repetition, validation and LMS export."""
+from __future__ import annotations
+
+
+def main(argv=None, **streams) -> int:
+    """``attnkit quiz ...`` (``argv`` = the arguments after ``quiz``); see :mod:`attnkit.quiz.cli`."""
+    from .cli import main as _main
+
+    return _main(argv, **streams)
+
+
+__all__ = ["main"]

@@ -1,0 +1,117 @@
+"""Loading question banks: every file is read and checked before anything is returned."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import TOPICS, Question
+from .validate import Problem, check_entry
+from .yamlmarks import Located, YamlSyntaxError, load
+
+
+class BankError(Exception):
+    """One or more banks are broken; ``problems`` lists each with file, line and question id."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(problem) for problem in problems))
+
+
+@dataclass(frozen=True)
+class Bank:
+    questions: tuple[Question, ...]
+    files: tuple[str, ...]
+
+    def get(self, qid: str) -> Question:
+        for question in self.questions:
+            if question.id == qid:
+                return question
+        raise KeyError(qid)
+
+    def ids(self) -> set[str]:
+        return {question.id for question in self.questions}
+
+    def by_topic(self, topics) -> list[Question]:
+        topics = set(topics or TOPICS)
+        return [question for question in self.questions if question.topic in topics]
+
+
+def default_dir() -> Path:
+    """The folder of the shipped banks (the ``quizzes`` package)."""
+    try:
+        import quizzes
+
+        return Path(quizzes.__file__).resolve().parent
+    except ImportError:  # running from a source tree without the package installed
+        return Path(__file__).resolve().parents[2] / "quizzes"
+
+
+def default_files() -> list[Path]:
+    return sorted(default_dir().glob("*.yaml"))
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def read_file(path: Path) -> tuple[list[Question], list[Problem]]:
+    """The questions of one bank file, or the problems that stop it loading."""
+    name = _display(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return [], [Problem(name, 0, None, f"cannot read the file ({error})")]
+    try:
+        data = load(text)
+    except YamlSyntaxError as error:
+        return [], [Problem(name, error.line, None, f"{error.message} (fix the YAML syntax near this line)")]
+    if not isinstance(data, Located) or not isinstance(data.get("questions"), list):
+        return [], [Problem(name, getattr(data, "line", 1), None,
+                            "a bank is a mapping with 'topic: <topic>' and 'questions: [ ... ]'")]
+    topic = data.get("topic")
+    problems: list[Problem] = []
+    if topic not in TOPICS:
+        problems.append(Problem(name, data.line_of("topic"), None,
+                                f"file topic {topic!r} is not one of: {', '.join(TOPICS)}"))
+        topic = None
+    for key in data:
+        if key not in ("topic", "title", "questions"):
+            problems.append(Problem(name, data.line_of(key), None,
+                                    f"unknown top-level field '{key}' (allowed: topic, title, questions)"))
+    questions = []
+    for entry in data["questions"]:
+        question, found = check_entry(name, entry, topic)
+        problems.extend(found)
+        if question is not None:
+            questions.append(question)
+    return questions, problems
+
+
+def load_bank(paths=None) -> Bank:
+    """Load and validate banks (default: the shipped ones); raise ``BankError`` listing every problem.
+
+    Nothing is half-loaded: one broken entry anywhere means no Bank at all.
+    """
+    files = [Path(p) for p in paths] if paths else default_files()
+    if not files:
+        raise BankError([Problem(str(default_dir()), 0, None, "no question banks (*.yaml) found")])
+    questions: list[Question] = []
+    problems: list[Problem] = []
+    for path in files:
+        found, broken = read_file(path)
+        questions.extend(found)
+        problems.extend(broken)
+    first: dict[str, Question] = {}
+    for question in questions:
+        if question.id in first:
+            other = first[question.id]
+            problems.append(Problem(question.file, question.line, question.id,
+                                    f"duplicate id (first defined at {other.file}:{other.line})"))
+        else:
+            first[question.id] = question
+    if problems:
+        raise BankError(problems)
+    return Bank(tuple(questions), tuple(_display(p) for p in files))

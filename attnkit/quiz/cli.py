@@ -1,0 +1,149 @@
+"""``attnkit quiz``: sessions, ``validate`` and ``export``; ``main(argv) -> int`` never shows a traceback."""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+from .bank import BankError, load_bank
+from .exporting import FORMATS, export
+from .model import TOPICS
+
+USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [--answers FILE]
+       attnkit quiz validate [FILES ...]
+       attnkit quiz export --format {gift,moodle-xml,markdown,qti} [--variants K] -o OUT"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _UsageError(f"{self.prog}: {message}\nusage: {USAGE}")
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _session_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="attnkit quiz", usage=USAGE, description="Self-study quiz on self-attention, with "
+                     "spaced repetition (Leitner boxes). Subcommands: validate, export.")
+    parser.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T",
+                        help=f"only this topic (repeatable): {', '.join(TOPICS)}")
+    parser.add_argument("-n", type=_positive, default=10, metavar="N", help="number of questions (default 10)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help="same seed, same questions and order")
+    parser.add_argument("--review", action="store_true", help="ask the questions that are due for review")
+    parser.add_argument("--exam", action="store_true", help="explanations only at the end")
+    parser.add_argument("--answers", metavar="FILE", help="read answers from FILE, one per line ('-' = stdin)")
+    parser.add_argument("--bank", action="append", default=[], metavar="FILE", help="use these bank files")
+    return parser
+
+
+def _validate_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="attnkit quiz validate", description="Check question banks (default: the shipped ones).")
+    parser.add_argument("files", nargs="*", metavar="FILES")
+    return parser
+
+
+def _export_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="attnkit quiz export", description="Export the banks for an LMS or for print.")
+    parser.add_argument("--format", required=True, choices=FORMATS)
+    parser.add_argument("--variants", type=_positive, default=1, metavar="K",
+                        help="fixed variants per generated question (default 1)")
+    parser.add_argument("-o", "--out", required=True, metavar="OUT")
+    parser.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T")
+    parser.add_argument("--bank", action="append", default=[], metavar="FILE")
+    return parser
+
+
+def _bank_error(error: BankError, err) -> int:
+    for problem in error.problems:
+        print(problem, file=err)
+    count = len(error.problems)
+    print(f"{count} problem{'s' if count != 1 else ''} found; nothing was loaded. Fix the lines above "
+          "(`attnkit quiz validate FILE` re-checks).", file=err)
+    return 1
+
+
+def _validate(args, out, err) -> int:
+    try:
+        bank = load_bank(args.files or None)
+    except BankError as error:
+        return _bank_error(error, err)
+    kinds = Counter(question.type for question in bank.questions)
+    summary = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+    print(f"ok: {len(bank.files)} file(s), {len(bank.questions)} questions ({summary})", file=out)
+    return 0
+
+
+def _export(args, out, err) -> int:
+    try:
+        bank = load_bank(args.bank or None)
+    except BankError as error:
+        return _bank_error(error, err)
+    questions = bank.by_topic(args.topic)
+    try:
+        count = export(questions, args.format, Path(args.out), args.variants)
+    except OSError as error:
+        print(f"attnkit quiz export: cannot write {args.out}: {error.strerror or error}", file=err)
+        return 1
+    print(f"wrote {count} questions ({args.format}) to {args.out}", file=out)
+    return 0
+
+
+def _session(args, stdin, out, err, clock) -> int:
+    from .progress import Progress, now_utc
+    from .session import LineSource, Session, Settings
+
+    try:
+        bank = load_bank(args.bank or None)
+    except BankError as error:
+        return _bank_error(error, err)
+    stream, echo, handle = stdin, not stdin.isatty(), None
+    if args.answers and args.answers != "-":
+        try:
+            handle = stream = open(args.answers, encoding="utf-8")
+        except OSError as error:
+            print(f"attnkit quiz: cannot read answers file {args.answers}: {error.strerror or error}", file=err)
+            return 2
+        echo = True
+    try:
+        progress = Progress.load()
+        settings = Settings(tuple(args.topic), args.n, args.seed, args.review, args.exam)
+        session = Session(bank, settings, progress, LineSource(stream, out, echo), out, clock or now_utc)
+        return session.run()
+    except OSError as error:
+        print(f"attnkit quiz: cannot save progress: {error}. Set ATTNKIT_HOME to a writable folder.", file=err)
+        return 1
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def main(argv=None, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
+    """Run ``attnkit quiz ...`` with ``argv`` (the arguments after ``quiz``); return the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    stdin, out, err = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    try:
+        if argv[:1] == ["validate"]:
+            return _validate(_validate_parser().parse_args(argv[1:]), out, err)
+        if argv[:1] == ["export"]:
+            return _export(_export_parser().parse_args(argv[1:]), out, err)
+        return _session(_session_parser().parse_args(argv), stdin, out, err, clock)
+    except _UsageError as error:
+        print(error, file=err)
+        return 2
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=err)
+        return 130

@@ -1,0 +1,50 @@
+"""``attnkit quiz export``: expand generated questions into fixed variants and write one format."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .files import atomic_write_text
+from .grading import instantiate
+from .model import TOPICS, Question
+
+FORMATS = ("gift", "moodle-xml", "markdown", "qti")
+
+
+def expand(questions, variants: int = 1) -> list[Question]:
+    """Every question once; a generated one ``variants`` times (seeds 1..K, ids ``<id>-v<seed>``)."""
+    out = []
+    for question in sorted(questions, key=lambda q: TOPICS.index(q.topic)):  # learning-path order
+        if question.generated:
+            for seed in range(1, variants + 1):
+                out.append(instantiate(question, seed).with_(id=f"{question.id}-v{seed}"))
+        else:
+            out.append(question)
+    return out
+
+
+def render(questions, fmt: str, variants: int = 1) -> str:
+    entries = expand(questions, variants)
+    if fmt == "gift":
+        from .export_gift import to_gift
+
+        return to_gift(entries)
+    if fmt == "moodle-xml":
+        from .export_moodle import to_moodle_xml
+
+        return to_moodle_xml(entries)
+    if fmt == "markdown":
+        from .export_markdown import to_markdown
+
+        return to_markdown(entries)
+    if fmt == "qti":
+        from .export_qti import to_text2qti
+
+        return to_text2qti(entries)
+    raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
+
+
+def export(questions, fmt: str, out: Path, variants: int = 1) -> int:
+    """Write the export atomically; return how many entries were written."""
+    text = render(questions, fmt, variants)
+    atomic_write_text(Path(out), text)
+    return len(expand(questions, variants))

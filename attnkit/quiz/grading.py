@@ -1,0 +1,111 @@
+"""Turning a bank question into what is asked (variant, shuffled choices) and marking a typed answer."""
+from __future__ import annotations
+
+import random
+import re
+import zlib
+from dataclasses import dataclass
+
+from .generators import generate
+from .model import Question, format_number
+
+
+def variant_seed(session_seed: int, qid: str) -> int:
+    """The generator seed for question ``qid`` in a session seeded with ``session_seed``."""
+    return zlib.crc32(f"{session_seed}:{qid}".encode()) & 0x7FFFFFFF
+
+
+def instantiate(question: Question, seed: int) -> Question:
+    """A concrete question: generated ones get their params, prompt, explanation and answer for ``seed``."""
+    if not question.generated:
+        return question
+    variant = generate(question.generator, seed)
+    params = dict(variant.params, answer=format_number(variant.answer))
+    return question.with_(prompt=question.prompt.format(**params), explanation=question.explanation.format(**params),
+                          answer=float(variant.answer), variant=seed)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question as shown: ``options`` are the numbered items (choices, True/False or ordering items)."""
+
+    question: Question
+    options: tuple[str, ...]
+
+
+def present(question: Question, seed: int) -> Asked:
+    """Shuffle choices / ordering items deterministically from ``seed`` unless the question pins them."""
+    if question.type == "true_false":
+        return Asked(question, ("True", "False"))
+    if question.type in ("single", "multiple"):
+        items = list(question.choices)
+    elif question.type == "ordering":
+        items = list(question.answer)
+    else:
+        return Asked(question, ())
+    rng = random.Random(f"{seed}:{question.id}:choices")
+    if not question.pinned or question.type == "ordering":
+        rng.shuffle(items)
+        if question.type == "ordering" and items == list(question.answer):
+            items.reverse()  # never show an ordering question already solved
+    return Asked(question, tuple(items))
+
+
+class BadAnswer(ValueError):
+    """The typed text cannot be read as an answer to this question; the message says what to type."""
+
+
+def _numbers(text: str, count: int) -> list[int]:
+    parts = [part for part in re.split(r"[\s,;]+", text.strip()) if part]
+    if not parts or not all(part.isdigit() for part in parts):
+        raise BadAnswer(f"type choice numbers between 1 and {count}, e.g. 1,3")
+    numbers = [int(part) for part in parts]
+    if any(not 1 <= number <= count for number in numbers):
+        raise BadAnswer(f"choice numbers go from 1 to {count}")
+    return numbers
+
+
+def normalise(text: str) -> str:
+    """Case- and whitespace-insensitive form of a short answer."""
+    return re.sub(r"\s+", "", text).casefold()
+
+
+def mark(asked: Asked, text: str) -> tuple[bool, str]:
+    """``(correct, what the learner answered in words)``; raises ``BadAnswer`` for unreadable input."""
+    question, options = asked.question, asked.options
+    text = text.strip()
+    if not text:
+        raise BadAnswer("type an answer (Ctrl-C stops the session)")
+    if question.type == "true_false":
+        word = text.casefold()
+        value = {"1": True, "t": True, "true": True, "2": False, "f": False, "false": False}.get(word)
+        if value is None:
+            raise BadAnswer("type 1 (True) or 2 (False)")
+        return value == question.answer, "True" if value else "False"
+    if question.type == "single":
+        lowered = [option.casefold() for option in options]
+        if text.casefold() in lowered:
+            chosen = options[lowered.index(text.casefold())]
+        else:
+            numbers = _numbers(text, len(options))
+            if len(numbers) != 1:
+                raise BadAnswer("choose exactly one number")
+            chosen = options[numbers[0] - 1]
+        return chosen == question.answer, chosen
+    if question.type == "multiple":
+        chosen = {options[number - 1] for number in _numbers(text, len(options))}
+        return chosen == set(question.answer), "; ".join(option for option in options if option in chosen)
+    if question.type == "ordering":
+        numbers = _numbers(text, len(options))
+        if sorted(numbers) != list(range(1, len(options) + 1)):
+            raise BadAnswer(f"give every number from 1 to {len(options)} once, in the right order, e.g. 3 1 2 ...")
+        order = [options[number - 1] for number in numbers]
+        return order == list(question.answer), " -> ".join(order)
+    if question.type == "numeric":
+        try:
+            value = float(text.replace("_", ""))
+        except ValueError:
+            raise BadAnswer("type a number, e.g. 0.418 (no units)") from None
+        return abs(value - question.answer) <= question.tolerance + 1e-9, text
+    accepted = {normalise(form) for form in question.answer}
+    return normalise(text) in accepted, text

@@ -1,0 +1,82 @@
+"""The question model shared by every part of the quiz: constants and the ``Question`` dataclass."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+TYPES = ("single", "multiple", "true_false", "numeric", "short", "ordering")
+TOPICS = ("softmax", "masking", "attention", "multihead", "positional", "kv_cache", "tiled_attention", "concepts")
+DIFFICULTIES = ("easy", "medium", "hard")
+TYPE_LABELS = {
+    "single": "single choice",
+    "multiple": "multiple choice",
+    "true_false": "true / false",
+    "numeric": "numeric",
+    "short": "short answer",
+    "ordering": "ordering",
+}
+FIELDS = ("id", "topic", "type", "prompt", "choices", "answer", "tolerance", "pinned", "generator",
+          "explanation", "source", "difficulty", "tags")
+
+
+@dataclass(frozen=True)
+class Source:
+    file: str
+    section: str
+
+    def __str__(self) -> str:
+        return f'{self.file}, "{self.section}"'
+
+
+@dataclass(frozen=True)
+class Question:
+    """One validated question. For a generated question ``answer`` is None until instantiated."""
+
+    id: str
+    topic: str
+    type: str
+    prompt: str
+    explanation: str
+    source: Source
+    difficulty: str
+    choices: tuple[str, ...] = ()
+    answer: Any = None
+    tolerance: float | None = None
+    pinned: bool = False
+    generator: str | None = None
+    tags: tuple[str, ...] = ()
+    file: str = ""
+    line: int = 0
+    variant: int | None = field(default=None, compare=False)
+
+    @property
+    def generated(self) -> bool:
+        return self.generator is not None
+
+    def with_(self, **changes) -> "Question":
+        return replace(self, **changes)
+
+    def answer_text(self) -> str:
+        """The correct answer as a person would write it."""
+        if self.type == "true_false":
+            return "True" if self.answer else "False"
+        if self.type == "multiple":
+            return "; ".join(self.answer)
+        if self.type == "ordering":
+            return " -> ".join(self.answer)
+        if self.type == "short":
+            return self.answer[0]
+        if self.type == "numeric":
+            return f"{format_number(self.answer)} (within +/- {format_number(self.tolerance)})"
+        return str(self.answer)
+
+
+def format_number(value: float) -> str:
+    """A plain decimal string (no exponent), trimmed of trailing zeros: GIFT and text2qti need this."""
+    if value is None:
+        return ""
+    value = float(value)
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    text = f"{value:.10f}".rstrip("0").rstrip(".")
+    return text if text not in ("-0", "") else "0"

@@ -1,0 +1,194 @@
+"""A terminal quiz session: one question at a time over plain stdin (numbered choices)."""
+from __future__ import annotations
+
+import random
+import secrets
+import sys
+import textwrap
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+
+from .bank import Bank
+from .grading import Asked, BadAnswer, instantiate, mark, present, variant_seed
+from .model import TYPE_LABELS, TOPICS
+from .progress import Progress
+
+WIDTH = 80
+HINTS = {
+    "single": "type the number of your choice",
+    "multiple": "several may be right: type all their numbers, e.g. 1,3",
+    "true_false": "type 1 or 2, or t / f",
+    "numeric": "type a number",
+    "short": "type a short answer (case and spaces do not matter)",
+    "ordering": "type the numbers in the right order, e.g. 3 1 2 ...",
+}
+
+
+@dataclass
+class Settings:
+    topics: tuple[str, ...] = ()
+    count: int = 10
+    seed: int | None = None
+    review: bool = False
+    exam: bool = False
+
+
+@dataclass
+class Result:
+    asked: Asked
+    given: str
+    correct: bool
+
+
+class LineSource:
+    """Answers from a stream (a file, a pipe or a terminal); echoes them when not typed live."""
+
+    def __init__(self, stream, out, echo: bool):
+        self.stream, self.out, self.echo = stream, out, echo
+
+    def ask(self, prompt: str) -> str:
+        if not self.echo and self.stream is sys.stdin and self.out is sys.stdout:
+            return input(prompt)  # live terminal: line editing; EOFError on Ctrl-D
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.stream.readline()
+        if line == "":
+            self.out.write("\n")
+            raise EOFError
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.out.write(line + "\n")
+        return line
+
+
+def _wrap(text: str, indent: str = "  ") -> str:
+    lines = []
+    for raw in text.splitlines() or [""]:
+        if not raw.strip():
+            lines.append("")
+            continue
+        lead = raw[: len(raw) - len(raw.lstrip())]
+        lines.append(textwrap.fill(raw.strip(), WIDTH - 1, initial_indent=indent + lead,
+                                   subsequent_indent=indent + lead + "  ", break_on_hyphens=False))
+    return "\n".join(lines)
+
+
+class Session:
+    def __init__(self, bank: Bank, settings: Settings, progress: Progress, source: LineSource, out,
+                 clock: Callable[[], datetime]):
+        self.bank, self.settings, self.progress = bank, settings, progress
+        self.source, self.out, self.clock = source, out, clock
+        self.seed = settings.seed if settings.seed is not None else secrets.randbelow(10**6)
+        self.results: list[Result] = []
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+    def choose(self) -> list:
+        pool = self.bank.by_topic(self.settings.topics)
+        if self.settings.review:
+            due = self.progress.due(self.clock(), {q.id for q in pool})
+            return [self.bank.get(qid) for qid in due[: self.settings.count]]
+        rng = random.Random(self.seed)
+        return rng.sample(pool, min(self.settings.count, len(pool)))
+
+    def run(self) -> int:
+        if self.progress.notice:
+            self.say(f"note: {self.progress.notice}")
+        questions = self.choose()
+        topics = ", ".join(self.settings.topics) if self.settings.topics else "all"
+        if not questions:
+            return self._nothing_due(topics)
+        mode = "review" if self.settings.review else "exam" if self.settings.exam else "practice"
+        self.say(f"attnkit quiz: {len(questions)} questions, {mode}, topics: {topics}, seed {self.seed}")
+        self.say("Numbered choices; Ctrl-C stops and keeps your progress.")
+        status, stopped = 0, None
+        try:
+            for index, question in enumerate(questions, 1):
+                self._ask(index, len(questions), question)
+        except KeyboardInterrupt:
+            status, stopped = 130, "interrupted"
+        except EOFError:
+            stopped = "input ended"
+        if stopped:
+            self.say(f"\n-- {stopped} after {len(self.results)} of {len(questions)} questions --")
+        self._finish(stopped)
+        return status
+
+    def _nothing_due(self, topics: str) -> int:
+        upcoming = self.progress.next_due({q.id for q in self.bank.by_topic(self.settings.topics)})
+        if upcoming is None:
+            self.say(f"Nothing to review yet (topics: {topics}): run `attnkit quiz` first.")
+        else:
+            self.say(f"Nothing is due for review (topics: {topics}); next review on "
+                     f"{upcoming.strftime('%Y-%m-%d %H:%M')} UTC.")
+        return 0
+
+    def _ask(self, index: int, total: int, question) -> None:
+        concrete = instantiate(question, variant_seed(self.seed, question.id))
+        asked = present(concrete, self.seed)
+        self.say()
+        self.say(f"[{index}/{total}] {concrete.topic} | {concrete.difficulty} | {TYPE_LABELS[concrete.type]}")
+        self.say(_wrap(concrete.prompt))
+        for number, option in enumerate(asked.options, 1):
+            self.say(_wrap(f"{number}) {option}", "    "))
+        self.say(f"  ({HINTS[concrete.type]})")
+        while True:
+            text = self.source.ask("answer> ")
+            try:
+                correct, given = mark(asked, text)
+                break
+            except BadAnswer as error:
+                if self.source.echo:  # scripted: keep one line per question, count it as wrong
+                    self.say(f"  ? {error}; counted as wrong")
+                    correct, given = False, text
+                    break
+                self.say(f"  ? {error}")
+        self.results.append(Result(asked, given, correct))
+        self.progress.record(question.id, correct, self.clock())
+        self.progress.save()
+        if self.settings.exam:
+            self.say("  (answer recorded)")
+        else:
+            self._feedback(self.results[-1])
+
+    def _feedback(self, result: Result, indent: str = "  ") -> None:
+        question = result.asked.question
+        self.say(f"{indent}Right." if result.correct else _wrap(f"Wrong. Answer: {question.answer_text()}", indent))
+        self.say(_wrap(f"Why: {question.explanation}", indent))
+        self.say(_wrap(f"Source: {question.source}", indent))
+
+    def _finish(self, stopped: str | None) -> None:
+        if self.settings.exam and self.results:
+            self.say("\nAnswers and explanations")
+            for number, result in enumerate(self.results, 1):
+                self.say(f"\n[{number}] {result.asked.question.id}: you answered {result.given!r}")
+                self._feedback(result)
+        right = sum(result.correct for result in self.results)
+        asked = len(self.results)
+        percent = f" ({100 * right // asked}%)" if asked else ""
+        self.say(f"\nScore: {right}/{asked}{percent}")
+        per_topic: OrderedDict[str, list[int]] = OrderedDict((t, [0, 0]) for t in TOPICS)
+        for result in self.results:
+            tally = per_topic[result.asked.question.topic]
+            tally[0] += result.correct
+            tally[1] += 1
+        for topic, (good, seen) in per_topic.items():
+            if seen:
+                self.say(f"  {topic:<16} {good}/{seen}")
+        missed = [result for result in self.results if not result.correct]
+        if missed:
+            self.say(f"Missed ({len(missed)}):")
+            for result in missed:
+                question = result.asked.question
+                first = question.prompt.splitlines()[0]
+                self.say(_wrap(f"- {question.id}: {first}", "  "))
+        self.progress.sessions.append({"at": self.clock().strftime("%Y-%m-%dT%H:%M:%SZ"), "seed": self.seed,
+                                       "asked": asked, "right": right, "stopped": stopped or "",
+                                       "review": self.settings.review})
+        self.progress.save()
+        due = len(self.progress.due(self.clock()))
+        self.say(_wrap(f"Progress saved to {self.progress.path} ({len(self.progress.cards)} questions "
+                       f"tracked, {due} due now). `attnkit quiz --review` asks what is due.", ""))

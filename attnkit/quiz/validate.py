@@ -1,0 +1,221 @@
+"""Checks one bank entry and turns it into a ``Question``; every problem names file, line and id."""
+from __future__ import annotations
+
+import difflib
+import json
+import math
+import re
+import string
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .generators import GENERATORS, generate
+from .model import DIFFICULTIES, FIELDS, TOPICS, TYPES, Question, Source
+from .yamlmarks import Located
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "quizzes" / "schema.json"
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int
+    qid: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}"
+        return f"{where}: question '{self.qid}': {self.message}" if self.qid else f"{where}: {self.message}"
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    try:
+        from importlib.resources import files
+
+        text = (files("quizzes") / "schema.json").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        text = SCHEMA_PATH.read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _strings(value) -> bool:
+    return isinstance(value, list) and value and all(isinstance(item, str) and item.strip() for item in value)
+
+
+class _Collector:
+    def __init__(self, file: str, entry: Located, qid: str | None):
+        self.file, self.entry, self.qid = file, entry, qid
+        self.problems: list[Problem] = []
+
+    def add(self, message: str, key: str | None = None) -> None:
+        line = self.entry.line_of(key) if key is not None else self.entry.line
+        self.problems.append(Problem(self.file, line, self.qid, message))
+
+
+def _template_fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def check_entry(file: str, entry, file_topic: str | None) -> tuple[Question | None, list[Problem]]:
+    """Validate one entry of a bank's ``questions`` list; return the Question only when it has no problem."""
+    if not isinstance(entry, Located):
+        line = getattr(entry, "line", 0)
+        return None, [Problem(file, line, None, "each question must be a mapping (id: ..., type: ..., ...)")]
+    qid = entry.get("id")
+    out = _Collector(file, entry, qid if isinstance(qid, str) else None)
+    for key, line in entry.duplicates:
+        out.problems.append(Problem(file, line, out.qid, f"field '{key}' is given twice"))
+    if not isinstance(qid, str) or not ID_PATTERN.match(qid):
+        out.add("missing or invalid 'id' (lowercase letters, digits, '-' and '_', e.g. softmax-stable-max)",
+                "id" if "id" in entry else None)
+    for key in entry:
+        if key not in FIELDS:
+            close = difflib.get_close_matches(str(key), FIELDS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else f" (allowed: {', '.join(FIELDS)})"
+            out.add(f"unknown field '{key}'{hint}", key)
+    qtype = entry.get("type")
+    if qtype not in TYPES:
+        out.add(f"unknown type {qtype!r} (expected one of: {', '.join(TYPES)})", "type" if "type" in entry else None)
+    topic = entry.get("topic")
+    if topic not in TOPICS:
+        out.add(f"unknown topic {topic!r} (expected one of: {', '.join(TOPICS)})", "topic" if "topic" in entry else None)
+    elif file_topic is not None and topic != file_topic:
+        out.add(f"topic '{topic}' differs from the file's topic '{file_topic}' (one file per topic)", "topic")
+    for key in ("prompt", "explanation"):
+        if not isinstance(entry.get(key), str) or not entry[key].strip():
+            out.add(f"missing '{key}' (a non-empty string)", key if key in entry else None)
+    if entry.get("difficulty") not in DIFFICULTIES:
+        out.add(f"'difficulty' must be one of: {', '.join(DIFFICULTIES)}", "difficulty" if "difficulty" in entry else None)
+    source = entry.get("source")
+    if not (isinstance(source, dict) and isinstance(source.get("file"), str) and isinstance(source.get("section"), str)
+            and source["file"].strip() and source["section"].strip()):
+        out.add("'source' must be a mapping with 'file' (seed document file name) and 'section'",
+                "source" if "source" in entry else None)
+    if "pinned" in entry and not isinstance(entry["pinned"], bool):
+        out.add("'pinned' must be true or false", "pinned")
+    if qtype in TYPES:
+        _check_answer(out, qtype)
+    if out.problems:
+        return None, out.problems
+    _check_schema(out)
+    if out.problems:
+        return None, out.problems
+    return _build(file, entry), []
+
+
+def _check_answer(out: _Collector, qtype: str) -> None:
+    entry = out.entry
+    answer, choices, generator = entry.get("answer"), entry.get("choices"), entry.get("generator")
+    if qtype in ("single", "multiple"):
+        if not isinstance(choices, list) or len(choices) < 2:
+            out.add("needs 'choices': a list of at least two strings", "choices" if "choices" in entry else None)
+            return
+        bad = [number for number, choice in enumerate(choices, 1) if not (isinstance(choice, str) and choice.strip())]
+        if bad:
+            out.add(f"choice {bad[0]} is not a string: quote it (YAML reads yes/no/on/off as booleans, numbers as "
+                    "numbers, and text with ': ' as a mapping)", "choices")
+            return
+        if len(set(choices)) != len(choices):
+            out.add("'choices' has the same choice twice", "choices")
+    elif "choices" in entry:
+        out.add(f"'choices' is only for single and multiple questions, not {qtype}", "choices")
+    if generator is not None:
+        if qtype != "numeric":
+            out.add("'generator' is only supported for numeric questions", "generator")
+        elif generator not in GENERATORS:
+            out.add(f"unknown generator {generator!r} (known: {', '.join(sorted(GENERATORS))})", "generator")
+        else:
+            _check_templates(out, generator)
+        if "answer" in entry:
+            out.add("a generated question takes its answer from the generator; remove 'answer'", "answer")
+    elif "answer" not in entry:
+        out.add("missing 'answer'")
+        return
+    if qtype == "single" and generator is None:
+        if not isinstance(answer, str):
+            out.add("'answer' must be one of the choices (a string)", "answer")
+        elif answer not in choices:
+            out.add(f"answer {answer!r} is not among the choices", "answer")
+    elif qtype == "multiple":
+        if not _strings(answer):
+            out.add("'answer' must be a non-empty list of the correct choices", "answer")
+            return
+        for item in answer:
+            if item not in choices:
+                out.add(f"answer {item!r} is not among the choices", "answer")
+        if len(set(answer)) != len(answer):
+            out.add("'answer' lists a choice twice", "answer")
+    elif qtype == "true_false" and not isinstance(answer, bool):
+        out.add("'answer' must be true or false", "answer")
+    elif qtype == "numeric":
+        if "tolerance" not in entry:
+            out.add("missing 'tolerance': numeric questions need an explicit absolute tolerance (0 for exact)")
+        elif not _is_number(entry["tolerance"]) or entry["tolerance"] < 0:
+            out.add("'tolerance' must be a number >= 0", "tolerance")
+        if generator is None and not _is_number(answer):
+            out.add("'answer' must be a number", "answer")
+    elif qtype == "short":
+        if not (isinstance(answer, str) and answer.strip()) and not _strings(answer):
+            out.add("'answer' must be a string or a list of accepted forms", "answer")
+    elif qtype == "ordering":
+        if not _strings(answer) or len(answer) < 3:
+            out.add("'answer' must list at least three items in their correct order", "answer")
+        elif len(set(answer)) != len(answer):
+            out.add("'answer' lists an item twice", "answer")
+    if qtype != "numeric" and "tolerance" in entry:
+        out.add("'tolerance' is only for numeric questions", "tolerance")
+
+
+def _check_templates(out: _Collector, name: str) -> None:
+    try:
+        params = generate(name, 0).params
+    except Exception as error:  # a broken generator is a bank problem, not a crash
+        out.add(f"generator {name!r} failed: {error}", "generator")
+        return
+    for key in ("prompt", "explanation"):
+        text = out.entry.get(key)
+        if not isinstance(text, str):
+            continue
+        try:
+            missing = _template_fields(text) - set(params) - {"answer"}
+        except ValueError as error:
+            out.add(f"'{key}' is not a valid template ({error}); write literal braces as {{{{ }}}}", key)
+            continue
+        if missing:
+            out.add(f"'{key}' uses {', '.join(sorted(missing))}, which generator {name!r} does not provide "
+                    f"(it provides: {', '.join(sorted(params))}, answer)", key)
+
+
+def _check_schema(out: _Collector) -> None:
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator({"$ref": "#/$defs/question", "$defs": schema()["$defs"]})
+    for error in sorted(validator.iter_errors(dict(out.entry)), key=lambda e: list(e.path)):
+        key = error.path[0] if error.path else None
+        out.add(f"schema: {error.message}", key if key in out.entry else None)
+
+
+def _build(file: str, entry: Located) -> Question:
+    qtype = entry["type"]
+    answer = entry.get("answer")
+    if qtype in ("multiple", "ordering"):
+        answer = tuple(answer)
+    elif qtype == "short":
+        answer = (answer,) if isinstance(answer, str) else tuple(answer)
+    elif qtype == "numeric" and answer is not None:
+        answer = float(answer)
+    tolerance = entry.get("tolerance")
+    return Question(
+        id=entry["id"], topic=entry["topic"], type=qtype, prompt=entry["prompt"].strip(),
+        explanation=entry["explanation"].strip(), source=Source(entry["source"]["file"], entry["source"]["section"]),
+        difficulty=entry["difficulty"], choices=tuple(entry.get("choices") or ()), answer=answer,
+        tolerance=float(tolerance) if tolerance is not None else None,
+        pinned=bool(entry.get("pinned", qtype == "true_false")), generator=entry.get("generator"),
+        tags=tuple(entry.get("tags") or ()), file=file, line=entry.line)

@@ -1,0 +1,114 @@
+"""Checks for exercise ``attention``: softmax(Q K^T / sqrt(d_k)) V, masks, and self-attention (002, 003)."""
+import numpy as np
+
+from grader import document_values as doc
+from grader.checks.common import expect_pair, normal
+from grader.checks.marks import check
+from grader.compare import CheckFailed, arg, call_text, expect_close
+from grader.mistakes import attention as mistakes
+
+
+def sdpa_call(Q, K, V, mask=None):
+    return call_text("scaled_dot_product_attention", arg("Q", Q), arg("K", K), arg("V", V),
+                     *(() if mask is None else (arg("mask", mask),)))
+
+
+def check_sdpa(impl, ref, Q, K, V, mask=None, call=None):
+    expected = ref.attention.scaled_dot_product_attention(Q, K, V, mask)
+    args = (Q, K, V) if mask is None else (Q, K, V, mask)
+    expect_pair(impl.attention.scaled_dot_product_attention(*args), expected, call=call or sdpa_call(Q, K, V, mask),
+                mistakes=lambda part: mistakes.candidates(Q, K, V, mask, part))
+
+
+@check(points=4, task=1)
+def test_sdpa_matches_reference(impl, ref, rng):
+    """scaled_dot_product_attention matches the reference (n_q != n_k, d_v != d_k, batches, float32)"""
+    shapes = (((4, 8), (4, 8), (4, 8), np.float64), ((3, 6), (5, 6), (5, 2), np.float64),
+              ((2, 3, 4, 8), (2, 3, 6, 8), (2, 3, 6, 5), np.float32), ((3, 4), (7, 4), (7, 3), np.float32))
+    for q, k, v, dtype in shapes:
+        Q, K, V = normal(rng, q, dtype, 1.5), normal(rng, k, dtype, 1.5), normal(rng, v, dtype)
+        check_sdpa(impl, ref, Q, K, V)
+
+
+@check(points=3, task=1)
+def test_sdpa_with_mask(impl, ref, rng):
+    """scaled_dot_product_attention masks the scores before the softmax (causal and padding masks)"""
+    causal = np.tril(np.ones((5, 5), dtype=bool))
+    padding = np.arange(6)[None, None, :] < np.array([6, 2])[:, None, None]  # (2, 1, 6)
+    cases = ((normal(rng, (5, 4)), normal(rng, (5, 4)), normal(rng, (5, 3)), causal),
+             (normal(rng, (2, 4, 4)), normal(rng, (2, 6, 4)), normal(rng, (2, 6, 3)), padding),
+             (normal(rng, (2, 5, 8), np.float32), normal(rng, (2, 5, 8), np.float32), normal(rng, (2, 5, 8), np.float32), causal))
+    for Q, K, V, mask in cases:
+        check_sdpa(impl, ref, Q, K, V, mask)
+
+
+@check(points=2, task=1)
+def test_sdpa_fully_masked_query(impl, ref, rng):
+    """a query with no allowed key gets zero weights and a zero output, not NaN"""
+    Q, K, V = normal(rng, (3, 4)), normal(rng, (4, 4)), normal(rng, (4, 2))
+    mask = np.array([[True, True, False, False], [False, False, False, False], [True, True, True, True]])
+    expected = ref.attention.scaled_dot_product_attention(Q, K, V, mask)
+    if np.any(expected[0][1]) or np.any(expected[1][1]):
+        raise AssertionError("reference does not give zeros for a fully masked query")
+    check_sdpa(impl, ref, Q, K, V, mask)
+
+
+@check(points=3, task=1)
+def test_sdpa_document_values(impl):
+    """scaled_dot_product_attention reproduces 003's printed weights and output ("India is great")"""
+    inputs, printed = doc.india_inputs(), doc.india_expected()
+    Q, K, V = (inputs["X"] @ inputs[name] for name in ("W_Q", "W_K", "W_V"))
+    expected = (printed["output"].value, printed["weights"].value)
+    expect_pair(impl.attention.scaled_dot_product_attention(Q, K, V), expected, call=sdpa_call(Q, K, V),
+                atol=printed["weights"].atol, rtol=0, mistakes=lambda part: mistakes.candidates(Q, K, V, None, part))
+
+
+@check(points=1, task=1)
+def test_sdpa_integer_and_list_input(impl, ref):
+    """scaled_dot_product_attention of integer arrays or lists returns float64"""
+    Q = np.array([[1, 0], [0, 1], [1, 1]])
+    K = np.array([[1, 2], [0, 1]])
+    V = np.array([[3, 1, 0], [0, 2, 1]])
+    for args in ((Q, K, V), (Q.tolist(), K.tolist(), V.tolist())):
+        expected = ref.attention.scaled_dot_product_attention(*args)
+        call = call_text("scaled_dot_product_attention", *(arg(n, a) for n, a in zip("QKV", args)))
+        got = impl.attention.scaled_dot_product_attention(*args)
+        expect_pair(got, expected, call=call, mistakes=lambda part: mistakes.candidates(Q, K, V, None, part))
+        for part, name in ((0, "output"), (1, "weights")):
+            if got[part].dtype != np.float64:
+                raise CheckFailed(f"{call} {name} returned dtype {got[part].dtype}; expected float64 (integer input gives float64)")
+
+
+@check(points=2, task=2)
+def test_self_attention_document_values(impl):
+    """self_attention(X, W_Q, W_K, W_V) reproduces 003's printed weights and output"""
+    inputs, printed = doc.india_inputs(), doc.india_expected()
+    X, W_Q, W_K, W_V = inputs["X"], inputs["W_Q"], inputs["W_K"], inputs["W_V"]
+    expected = (printed["output"].value, printed["weights"].value)
+    call = call_text("self_attention", arg("X", X), arg("W_Q", W_Q), arg("W_K", W_K), arg("W_V", W_V))
+    expect_pair(impl.attention.self_attention(X, W_Q, W_K, W_V), expected, call=call, atol=printed["weights"].atol,
+                rtol=0, mistakes=lambda part: mistakes.self_candidates(X, W_Q, W_K, W_V, None, part))
+
+
+@check(points=3, task=2)
+def test_self_attention_matches_reference(impl, ref, rng):
+    """self_attention has the printed shapes of 002/000 and matches the reference (batched, masked, float32)"""
+    cases = []
+    for entry in doc.shapes():
+        if entry["call"] != "self_attention":
+            continue
+        sizes = entry["sizes"]
+        X = normal(rng, tuple(entry["input"]))
+        W = [normal(rng, (sizes["d_model"], sizes[key])) / np.sqrt(sizes["d_model"]) for key in ("d_k", "d_k", "d_v")]
+        cases.append((X, *W, None))
+    X = normal(rng, (2, 5, 6), np.float32)
+    W = [normal(rng, (6, d), np.float32) for d in (4, 4, 3)]
+    cases.append((X, *W, np.tril(np.ones((5, 5), dtype=bool))))
+    for X, W_Q, W_K, W_V, mask in cases:
+        expected = ref.attention.self_attention(X, W_Q, W_K, W_V, mask)
+        args = (X, W_Q, W_K, W_V) if mask is None else (X, W_Q, W_K, W_V, mask)
+        call = call_text("self_attention", *(arg(n, a) for n, a in zip(("X", "W_Q", "W_K", "W_V", "mask"), args)))
+        got = expect_pair(impl.attention.self_attention(*args), expected, call=call,
+                          mistakes=lambda part: mistakes.self_candidates(X, W_Q, W_K, W_V, mask, part))
+        expect_close(got[1].sum(axis=-1), np.ones(expected[1].shape[:-1], expected[1].dtype), call=call,
+                     what="weights summed over the keys")

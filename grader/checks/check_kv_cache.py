@@ -1,0 +1,124 @@
+"""Checks for exercise ``kv_cache``: a key/value cache and one-token decode steps (002 "Training vs Inference")."""
+import numpy as np
+
+from grader import document_values as doc
+from grader.checks.common import normal
+from grader.checks.marks import check
+from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
+from grader.mistakes import kv_cache as mistakes
+
+
+def expect_len(cache, expected: int, after: str) -> None:
+    got = len(cache)
+    if got != expected:
+        raise CheckFailed(f"len(cache) after {after} returned {got}; expected {expected}")
+
+
+def row_of(variant, index):
+    """Row ``index`` of a mistake's stacked outputs (None when the mistake is undefined here)."""
+    stacked = variant()
+    return None if stacked is None else stacked[index]
+
+
+def weights_for(rng, d_model, d_k, d_v, dtype=np.float64):
+    return [normal(rng, (d_model, d), dtype) / np.sqrt(d_model) for d in (d_k, d_k, d_v)]
+
+
+def decode_all(impl, cache, X, W, start=0):
+    """Decode tokens start .. n-1 with the student's decode_step; the outputs stacked (n - start, d_v)."""
+    rows = []
+    for t in range(start, X.shape[0]):
+        call = call_text("decode_step", arg(f"X[{t}]", X[t]), arg("W_Q", W[0]), arg("W_K", W[1]), arg("W_V", W[2]), "cache")
+        rows.append(expect_array(impl.kv_cache.decode_step(X[t], *W, cache), call=call + f" (step {t + 1})",
+                                 shape=(W[2].shape[1],)))
+    return np.stack(rows)
+
+
+@check(points=3, task=1)
+def test_kvcache_append_and_read(impl, rng):
+    """KVCache starts empty; append adds one position; keys/values return everything so far, oldest first (integers as float64)"""
+    cache = impl.kv_cache.KVCache()
+    expect_len(cache, 0, "KVCache()")
+    keys, values = normal(rng, (3, 4)), normal(rng, (3, 2))
+    for t in range(3):
+        cache.append(keys[t], values[t])
+        expect_len(cache, t + 1, f"{t + 1} appends")
+    expect_close(cache.keys, keys, call="cache.keys after 3 appends of k of shape (4,)")
+    expect_close(cache.values, values, call="cache.values after 3 appends of v of shape (2,)")
+    cache = impl.kv_cache.KVCache()
+    cache.append([1, 2], [3])
+    cache.append(np.array([0, 5]), np.array([-1]))
+    expect_close(cache.keys, np.array([[1.0, 2.0], [0.0, 5.0]]), call="cache.keys after append([1, 2], [3]) and append of int k [0, 5]",
+                 dtype=np.float64)
+    expect_close(cache.values, np.array([[3.0], [-1.0]]), call="cache.values after append([1, 2], [3]) and append of int v [-1]",
+                 dtype=np.float64)
+
+
+@check(points=1, task=1)
+def test_kvcache_many_appends_float32(impl, rng):
+    """KVCache keeps 40 float32 positions in order (and keeps float32)"""
+    cache = impl.kv_cache.KVCache()
+    keys, values = normal(rng, (40, 3), np.float32), normal(rng, (40, 5), np.float32)
+    for t in range(40):
+        cache.append(keys[t], values[t])
+    expect_len(cache, 40, "40 appends")
+    expect_close(cache.keys, keys, call="cache.keys after 40 appends of float32 k of shape (3,)")
+    expect_close(cache.values, values, call="cache.values after 40 appends of float32 v of shape (5,)")
+
+
+@check(points=4, task=2)
+def test_decode_step_after_cached_prefix(impl, ref, rng):
+    """decode_step after 2 cached tokens: each new token attends to the cache and to itself (= causal attention)"""
+    for n, d_model, d_k, d_v, dtype in ((6, 5, 4, 3, np.float64), (5, 4, 4, 4, np.float32)):
+        X = normal(rng, (n, d_model), dtype, 2.0)
+        W = weights_for(rng, d_model, d_k, d_v, dtype)
+        expected = ref.attention.self_attention(X, *W, ref.masking.causal_mask(n))[0]
+        cache = impl.kv_cache.KVCache()
+        K, V = X @ W[1], X @ W[2]
+        for t in range(2):
+            cache.append(K[t], V[t])
+        got = decode_all(impl, cache, X, W, start=2)
+        call = (f"decode_step(X[t], W_Q, W_K, W_V, cache) for t = 2 .. {n - 1} after cache.append of tokens 0 and 1 "
+                f"(X of shape {X.shape}{'' if dtype == np.float64 else ' float32'}), stacked")
+        expect_close(got, expected[2:], call=call, mistakes=mistakes.candidates(X, *W, prefix=2))
+
+
+@check(points=3, task=2)
+def test_decode_step_equals_causal_self_attention(impl, ref, rng):
+    """decode_step from an empty cache, stacked over a sequence, equals causal self-attention"""
+    for n, d_model, d_k, d_v, dtype in ((7, 6, 4, 3, np.float64), (4, 3, 2, 5, np.float32)):
+        X = normal(rng, (n, d_model), dtype, 2.0)
+        W = weights_for(rng, d_model, d_k, d_v, dtype)
+        expected = ref.attention.self_attention(X, *W, ref.masking.causal_mask(n))[0]
+        cache = impl.kv_cache.KVCache()
+        got = decode_all(impl, cache, X, W)
+        call = (f"decode_step(X[t], W_Q, W_K, W_V, cache) for t = 0 .. {n - 1} from KVCache() "
+                f"(X of shape {X.shape}{'' if dtype == np.float64 else ' float32'}), stacked")
+        expect_close(got, expected, call=call, mistakes=mistakes.candidates(X, *W))
+
+
+@check(points=1, task=2)
+def test_decode_step_fills_the_cache(impl, rng):
+    """after n decode steps the cache holds the n keys X W_K and values X W_V"""
+    X = normal(rng, (5, 4))
+    W = weights_for(rng, 4, 3, 2)
+    cache = impl.kv_cache.KVCache()
+    decode_all(impl, cache, X, W)
+    expect_len(cache, 5, "5 decode steps")
+    expect_close(cache.keys, X @ W[1], call="cache.keys after 5 decode steps")
+    expect_close(cache.values, X @ W[2], call="cache.values after 5 decode steps")
+
+
+@check(points=2, task=2)
+def test_decode_step_document_values(impl):
+    """decoding "India is great" token by token: step 1 returns V[0], step 3 returns 003's printed output row 3"""
+    inputs, printed = doc.india_inputs(), doc.india_expected()
+    X, W = inputs["X"], [inputs["W_Q"], inputs["W_K"], inputs["W_V"]]
+    cache = impl.kv_cache.KVCache()
+    got = decode_all(impl, cache, X, W)
+    call = "decode_step(X[t], W_Q, W_K, W_V, cache) for the 3 tokens of 003's X from KVCache()"
+    diagnosis = mistakes.candidates(X, *W)
+    expect_close(got[0], printed["V"].value[0], call=call, what="(step 1: the first token only sees itself)",
+                 atol=printed["V"].atol, rtol=0, mistakes=[(m, (lambda f=f: row_of(f, 0))) for m, f in diagnosis])
+    expect_close(got[2], printed["output"].value[2], call=call, what="(step 3: 'great' sees all three tokens)",
+                 atol=printed["output"].atol, rtol=0, mistakes=[(m, (lambda f=f: row_of(f, 2))) for m, f in diagnosis])

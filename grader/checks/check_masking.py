@@ -1,0 +1,72 @@
+"""Checks for exercise ``masking``: causal and padding masks, applied before the softmax (002)."""
+import numpy as np
+
+from grader import document_values as doc
+from grader.checks.common import DTYPES, expect_mask, normal
+from grader.checks.marks import check
+from grader.compare import arg, call_text, expect_close
+from grader.mistakes import masking as mistakes
+
+
+@check(points=2, task=1)
+def test_causal_mask_matches_document(impl):
+    """causal_mask(5) is the 5 x 5 mask drawn in 002 ("The Causal Mask")"""
+    expected = doc.causal_mask_5()
+    expect_mask(impl.masking.causal_mask(5), expected, call="causal_mask(5)", mistakes=mistakes.causal_candidates(5))
+
+
+@check(points=1, task=1)
+def test_causal_mask_sizes(impl, ref):
+    """causal_mask(n) is lower-triangular for n = 1, 2, 7"""
+    for n in (1, 2, 7):
+        expect_mask(impl.masking.causal_mask(n), ref.masking.causal_mask(n), call=f"causal_mask({n})",
+                    mistakes=mistakes.causal_candidates(n))
+
+
+@check(points=2, task=2)
+def test_padding_mask(impl, ref):
+    """padding_mask marks the real tokens of each sequence (True where t < length)"""
+    for lengths, max_len in (([3, 1, 4, 0], 4), (np.array([2, 5]), 6), ([1], 1)):
+        expected = ref.masking.padding_mask(lengths, max_len)
+        call = call_text("padding_mask", f"lengths={np.asarray(lengths).tolist()}", f"max_len={max_len}")
+        expect_mask(impl.masking.padding_mask(lengths, max_len), expected, call=call,
+                    mistakes=mistakes.padding_candidates(lengths, max_len))
+
+
+@check(points=3, task=3)
+def test_apply_mask_matches_reference(impl, ref, rng):
+    """apply_mask puts -inf exactly where the mask is False (causal, padding, broadcast masks)"""
+    causal = np.tril(np.ones((5, 5), dtype=bool))
+    padding = np.arange(6)[None, None, :] < np.array([6, 3])[:, None, None]   # (2, 1, 6), broadcast over queries
+    cases = ((normal(rng, (5, 5)), causal), (normal(rng, (2, 4, 6)), padding),
+             (normal(rng, (3, 5, 5), np.float32), causal), (normal(rng, (2, 4, 6), np.float32), padding))
+    for scores, mask in cases:
+        expected = ref.masking.apply_mask(scores, mask)
+        call = call_text("apply_mask", arg("scores", scores), arg("mask", mask))
+        got = impl.masking.apply_mask(scores, mask)
+        expect_close(got, expected, call=call, mistakes=mistakes.apply_candidates(scores, mask, got))
+
+
+@check(points=1, task=3)
+def test_apply_mask_integer_scores(impl, ref):
+    """apply_mask of integer scores returns float64 (-inf is not an integer)"""
+    scores = np.arange(9).reshape(3, 3)
+    mask = np.tril(np.ones((3, 3), dtype=bool))
+    got = impl.masking.apply_mask(scores, mask)
+    expect_close(got, ref.masking.apply_mask(scores, mask), call=call_text("apply_mask", arg("scores", scores), arg("mask", mask)),
+                 dtype=np.float64, mistakes=mistakes.apply_candidates(scores, mask, got))
+
+
+@check(points=1, task=3)
+def test_apply_mask_document_scores(impl):
+    """apply_mask with causal_mask(3) on 003's scaled scores keeps the lower triangle, -inf above"""
+    scaled = doc.india_expected()["raw_scores"].value / 2.0
+    mask = np.tril(np.ones((3, 3), dtype=bool))
+    expected = np.where(mask, scaled, -np.inf)
+    got = impl.masking.apply_mask(scaled, mask)
+    expect_close(got, expected, call=call_text("apply_mask", arg("scores", scaled), arg("mask", mask)),
+                 mistakes=mistakes.apply_candidates(scaled, mask, got))
+    for dtype in DTYPES[1:]:
+        got = impl.masking.apply_mask(scaled.astype(dtype), mask)
+        expect_close(got, expected.astype(dtype), call=call_text("apply_mask", arg("scores", scaled.astype(dtype)), arg("mask", mask)),
+                     mistakes=mistakes.apply_candidates(scaled, mask, got))

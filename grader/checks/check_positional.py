@@ -1,0 +1,92 @@
+"""Checks for exercise ``positional``: sinusoidal encodings and rotary embeddings (002 "Positional Information")."""
+import numpy as np
+
+from grader.checks.common import expect_value_error, normal
+from grader.checks.marks import check
+from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
+from grader.mistakes import positional as mistakes
+
+
+def seed_sinusoidal(seq_len, d_model):
+    """002's sinusoidal_position_encoding, as printed (even d_model only)."""
+    position = np.arange(seq_len)[:, np.newaxis]
+    div_term = np.exp(np.arange(0, d_model, 2) * -(np.log(10000.0) / d_model))
+    pe = np.zeros((seq_len, d_model))
+    pe[:, 0::2] = np.sin(position * div_term)
+    pe[:, 1::2] = np.cos(position * div_term)
+    return pe
+
+
+@check(points=3, task=1)
+def test_sinusoidal_matches_reference(impl, ref):
+    """sinusoidal_encoding matches the reference (even and odd d_model, float64)"""
+    for seq_len, d_model in ((10, 64), (7, 8), (5, 7), (1, 2), (3, 1)):
+        expect_close(impl.positional.sinusoidal_encoding(seq_len, d_model), ref.positional.sinusoidal_encoding(seq_len, d_model),
+                     call=f"sinusoidal_encoding({seq_len}, {d_model})", dtype=np.float64,
+                     mistakes=mistakes.sinusoidal_candidates(seq_len, d_model))
+
+
+@check(points=2, task=1)
+def test_sinusoidal_matches_document_formula(impl):
+    """sinusoidal_encoding(10, 64) equals 002's sinusoidal_position_encoding (PE[p, 2i] = sin, PE[p, 2i+1] = cos)"""
+    for seq_len, d_model in ((10, 64), (50, 16)):
+        expect_close(impl.positional.sinusoidal_encoding(seq_len, d_model), seed_sinusoidal(seq_len, d_model),
+                     call=f"sinusoidal_encoding({seq_len}, {d_model})", atol=1e-12, rtol=1e-9,
+                     mistakes=mistakes.sinusoidal_candidates(seq_len, d_model))
+
+
+@check(points=1, task=1)
+def test_sinusoidal_first_row(impl):
+    """position 0 encodes as 0, 1, 0, 1, ... (sin 0 and cos 0)"""
+    got = impl.positional.sinusoidal_encoding(1, 6)
+    expect_close(got, np.array([[0.0, 1.0, 0.0, 1.0, 0.0, 1.0]]), call="sinusoidal_encoding(1, 6)",
+                 mistakes=mistakes.sinusoidal_candidates(1, 6))
+
+
+@check(points=4, task=2)
+def test_rope_matches_reference(impl, ref, rng):
+    """apply_rope matches the reference (batches, float32, integer input, given positions and base)"""
+    cases = ((normal(rng, (6, 8)), None, None), (normal(rng, (2, 3, 5, 4), np.float32), None, None),
+             (normal(rng, (4, 6)), np.array([3, 7, 0, 12]), 100.0), (np.arange(12).reshape(3, 4) - 5, None, None),
+             (normal(rng, (2, 4, 2)), np.array([1, 2, 3, 50]), None))
+    for x, positions, base in cases:
+        args, kwargs, shown = (x,), {}, [arg("x", x)]
+        if positions is not None:
+            kwargs["positions"] = positions
+            shown.append(f"positions={positions.tolist()}")
+        if base is not None:
+            kwargs["base"] = base
+            shown.append(f"base={base}")
+        expected = ref.positional.apply_rope(*args, **kwargs)
+        expect_close(impl.positional.apply_rope(*args, **kwargs), expected, call=call_text("apply_rope", *shown),
+                     mistakes=mistakes.rope_candidates(x, positions, 10000.0 if base is None else base))
+
+
+@check(points=3, task=2)
+def test_rope_relative_positions(impl, rng):
+    """RoPE keeps lengths, leaves position 0 unchanged, and q.k depends only on the distance between positions"""
+    q, k = normal(rng, (1, 8)), normal(rng, (1, 8))
+    call_q = call_text("apply_rope", arg("x", np.repeat(q, 3, axis=0)), "positions=[0, 5, 12]")
+    rotated_q = expect_array(impl.positional.apply_rope(np.repeat(q, 3, axis=0), positions=np.array([0, 5, 12])),
+                             call=call_q, shape=(3, 8))
+    expect_close(rotated_q[:1], q, call=call_q, what="row at position 0 (a rotation by 0 changes nothing)")
+    norms = np.linalg.norm(np.asarray(rotated_q, dtype=np.float64), axis=-1)
+    expect_close(norms, np.full(3, np.linalg.norm(q)), call=call_q, what="row lengths (a rotation keeps lengths)")
+    call_k = call_text("apply_rope", arg("x", np.repeat(k, 3, axis=0)), "positions=[0, 2, 9]")
+    rotated_k = expect_array(impl.positional.apply_rope(np.repeat(k, 3, axis=0), positions=np.array([0, 2, 9])),
+                             call=call_k, shape=(3, 8))
+    scores = np.asarray(rotated_q) @ np.asarray(rotated_k).T
+    # (q at 5).(k at 2) and (q at 12).(k at 9) are both 3 apart; (q at 0).(k at 0) vs plain q.k: distance 0
+    if not np.isclose(scores[1, 1], scores[2, 2], rtol=1e-7, atol=1e-9) or not np.isclose(scores[0, 0], (q @ k.T).item()):
+        raise CheckFailed(f"apply_rope: rotated q at position 5 . k at 2 gave {scores[1, 1]:.10g} but q at 12 . k at 9 gave "
+                          f"{scores[2, 2]:.10g}; expected equal dot products (both 3 positions apart), "
+                          f"and q.k = {(q @ k.T).item():.10g} at positions 0, 0 (got {scores[0, 0]:.10g})")
+
+
+@check(points=1, task=2)
+def test_rope_rejects_odd_dimension(impl):
+    """apply_rope raises ValueError for an odd feature size d"""
+    for shape in ((3, 5), (2, 4, 1)):
+        x = np.ones(shape)
+        expect_value_error(lambda: impl.positional.apply_rope(x), call=call_text("apply_rope", arg("x", x)),
+                           why=f"d={shape[-1]} is odd, features are rotated in pairs")

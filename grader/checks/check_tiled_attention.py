@@ -1,0 +1,94 @@
+"""Checks for exercise ``tiled_attention``: flash-style attention with an online softmax (002 "Memory")."""
+import numpy as np
+
+from grader import document_values as doc
+from grader.checks.common import normal
+from grader.checks.marks import check
+from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
+from grader.mistakes import tiled_attention as mistakes
+
+MEMORY_N, MEMORY_D, MEMORY_BLOCK = 2048, 64, 64
+
+
+def tiled_call(Q, K, V, block_size=None, causal=None):
+    extra = ([] if block_size is None else [f"block_size={block_size}"]) + ([] if causal is None else [f"causal={causal}"])
+    return call_text("tiled_attention", arg("Q", Q), arg("K", K), arg("V", V), *extra)
+
+
+def full_attention(ref, Q, K, V, causal=False):
+    mask = None
+    if causal:
+        mask = np.arange(K.shape[0])[None, :] <= np.arange(Q.shape[0])[:, None]
+    return ref.attention.scaled_dot_product_attention(Q, K, V, mask)[0]
+
+
+def check_tiled(impl, ref, Q, K, V, block_size, causal):
+    expected = full_attention(ref, Q, K, V, causal)
+    got = impl.tiled_attention.tiled_attention(Q, K, V, block_size=block_size, causal=causal)
+    expect_close(got, expected, call=tiled_call(Q, K, V, block_size, causal),
+                 mistakes=mistakes.candidates(Q, K, V, block_size, causal))
+
+
+@check(points=4, task=1)
+def test_tiled_matches_full_attention(impl, ref, rng):
+    """tiled_attention equals full attention for any block size (n not a multiple of it, 1, larger than n)"""
+    for n_q, n_k, d_k, d_v, block, dtype in ((10, 10, 4, 4, 4, np.float64), (5, 13, 3, 2, 5, np.float64),
+                                             (6, 7, 4, 3, 1, np.float64), (4, 9, 4, 4, 64, np.float64),
+                                             (8, 11, 4, 3, 3, np.float32)):
+        Q, K, V = normal(rng, (n_q, d_k), dtype, 2.0), normal(rng, (n_k, d_k), dtype, 2.0), normal(rng, (n_k, d_v), dtype)
+        check_tiled(impl, ref, Q, K, V, block, False)
+
+
+@check(points=3, task=1)
+def test_tiled_causal(impl, ref, rng):
+    """tiled_attention with causal=True equals causally masked attention (query i sees keys j <= i)"""
+    for n_q, n_k, d, block, dtype in ((9, 9, 4, 4, np.float64), (9, 9, 4, 1, np.float64), (6, 6, 3, 16, np.float64),
+                                      (5, 8, 4, 3, np.float64), (7, 7, 4, 2, np.float32)):
+        Q, K, V = normal(rng, (n_q, d), dtype, 2.0), normal(rng, (n_k, d), dtype, 2.0), normal(rng, (n_k, d), dtype)
+        check_tiled(impl, ref, Q, K, V, block, True)
+
+
+@check(points=2, task=1)
+def test_tiled_document_values(impl):
+    """tiled_attention reproduces 003's printed output ("India is great") with blocks of 1, 2 and 64 keys"""
+    inputs, printed = doc.india_inputs(), doc.india_expected()
+    Q, K, V = (inputs["X"] @ inputs[name] for name in ("W_Q", "W_K", "W_V"))
+    expected = printed["output"]
+    for block in (1, 2, 64):
+        got = impl.tiled_attention.tiled_attention(Q, K, V, block_size=block)
+        expect_close(got, expected.value, call=tiled_call(Q, K, V, block), atol=expected.atol, rtol=0,
+                     mistakes=mistakes.candidates(Q, K, V, block, False))
+
+
+@check(points=1, task=1)
+def test_tiled_integer_input_and_defaults(impl, ref):
+    """tiled_attention(Q, K, V) with integer inputs and the default block size returns float64"""
+    Q = np.array([[1, 0], [0, 2], [1, 1]])
+    K = np.array([[1, 2], [0, 1], [2, 0], [1, 1]])
+    V = np.array([[3, 1], [0, 2], [1, 1], [2, 0]])
+    expect_close(impl.tiled_attention.tiled_attention(Q, K, V), full_attention(ref, Q, K, V), call=tiled_call(Q, K, V),
+                 dtype=np.float64, mistakes=mistakes.candidates(Q, K, V))
+
+
+@check(points=6, task=2)
+def test_tiled_memory(impl, ref, rng):
+    """tiled_attention at n = 2048, d = 64 never holds an n x n array (peak extra memory < 1/8 of n*n float64)"""
+    n, d, block = MEMORY_N, MEMORY_D, MEMORY_BLOCK
+    Q, K, V = normal(rng, (n, d)), normal(rng, (n, d)), normal(rng, (n, d))
+    budget = n * n * 8 // 8   # 4 MiB; one n x n float64 matrix is 32 MiB (002: 16M floats = 64 MB per head at n = 4096)
+    call = tiled_call(Q, K, V, block, True)
+    got, peak = impl.tiled_attention.tiled_attention.measure(Q, K, V, block_size=block, causal=True)
+    got = expect_array(got, call=call, shape=(n, d))
+    rows = slice(n - 64, n)
+    mask = np.arange(n)[None, :] <= np.arange(n)[rows, None]
+    expected = ref.attention.scaled_dot_product_attention(Q[rows], K, V, mask)[0]
+    expect_close(got[rows], expected, call=call, what=f"rows {rows.start}..{rows.stop - 1}",
+                 mistakes=[(mistakes.NO_CAUSAL_MASK, lambda: ref.attention.scaled_dot_product_attention(Q[rows], K, V)[0])])
+    # Not counted as extra: the (n, d_v) result and one running (n, d_v) accumulator, which every
+    # implementation needs whatever its block size.
+    extra = peak - 2 * n * d * 8
+    if extra >= budget:
+        diagnosis = mistakes.FULL_MATRIX if extra >= n * n else None
+        raise CheckFailed(f"{call} used {extra / 2**20:.1f} MiB of extra memory at its peak (beyond its result and one "
+                          f"running output); expected less than {budget / 2**20:.0f} MiB (1/8 of one {n} x {n} float64 "
+                          f"matrix, {n * n * 8 / 2**20:.0f} MiB)", diagnosis)

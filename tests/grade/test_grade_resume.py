@@ -1,0 +1,114 @@
+"""Resumable and atomic: re-runs skip what is up to date; kill -9 then re-run gives the same grades."""
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from conftest import REPO, SOLUTIONS, build_class, copy_modules, run_cli
+
+from attnkit.grade import main, records
+
+
+def grade(root, out, **kw):
+    with open(os.devnull, "w") as null:
+        return main(root, out, timeout=2, progress=False, stdout=null, stderr=null, **kw)
+
+
+def test_rerun_skips_up_to_date_and_regrades_changes(tmp_path, class_dir, monkeypatch):
+    out = tmp_path / "out"
+    assert grade(class_dir, out, jobs=2) == 0
+    marks = {p.name: p.stat().st_mtime_ns for p in (out / ".attnkit").glob("*.json")}
+    grades = (out / "grades.csv").read_text()
+    result = run_cli(str(class_dir), "--out", str(out), "--timeout", "2")
+    assert result.returncode == 0, result.stderr
+    assert "6 of 6 submissions up to date" in result.stderr and "[1/" not in result.stderr
+    assert {p.name: p.stat().st_mtime_ns for p in (out / ".attnkit").glob("*.json")} == marks
+    assert (out / "grades.csv").read_text() == grades
+    # a changed submission is graded again, and only that one
+    with open(class_dir / "alice" / "softmax.py", "a") as handle:
+        handle.write("\n# edited\n")
+    result = run_cli(str(class_dir), "--out", str(out), "--timeout", "2", "--jobs", "1")
+    assert "5 of 6 submissions up to date" in result.stderr and "[1/1] alice" in result.stderr
+    changed = {p.name for p in (out / ".attnkit").glob("*.json") if p.stat().st_mtime_ns != marks[p.name]}
+    assert changed == {"alice.json"}
+    # a new grader version regrades everyone
+    monkeypatch.setattr(records, "grader_version", lambda: "0-test")
+    assert grade(class_dir, out, jobs=2) == 0
+    assert all(p.stat().st_mtime_ns != marks[p.name] for p in (out / ".attnkit").glob("*.json"))
+
+
+def test_half_written_record_is_regraded(tmp_path, class_dir):
+    out = tmp_path / "out"
+    assert grade(class_dir, out, jobs=2) == 0
+    (out / ".attnkit" / "bob.json").write_text('{"student": "bob", "submission')  # torn (not our writer)
+    (out / ".attnkit" / ".carol.json.x.tmp").write_text("left by a crash")
+    (out / "frank.json").unlink()
+    before = (out / "grades.csv").read_text()
+    assert grade(class_dir, out, jobs=1) == 0
+    assert (out / "grades.csv").read_text() == before
+    assert list(out.rglob("*.tmp")) == []
+
+
+def test_kill_9_then_rerun_matches_uninterrupted(tmp_path):
+    root = build_class(tmp_path / "class")
+    for i in range(10):
+        copy_modules(SOLUTIONS, root / f"extra{i:02d}")
+    reference = tmp_path / "reference"
+    assert grade(root, reference, jobs=2) == 0
+
+    out = tmp_path / "out"
+    before = set(glob.glob(os.path.join(tempfile.gettempdir(), "attnkit-*")))
+    process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs", "1",
+                                "--timeout", "2"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not list((out / ".attnkit").glob("*.json")):
+        time.sleep(0.005)
+    os.killpg(process.pid, signal.SIGKILL)  # the command, its forkserver and workers: a power cut
+    process.wait()
+    time.sleep(0.2)  # the zygotes see their control socket close and exit
+    for leftover in set(glob.glob(os.path.join(tempfile.gettempdir(), "attnkit-*"))) - before:
+        shutil.rmtree(leftover, ignore_errors=True)  # a kill -9 cannot clean up after itself
+    assert list((out / ".attnkit").glob("*.json")), "no result appeared before the kill"
+    interrupted = not (out / "grades.csv").exists()
+    result = run_cli(str(root), "--out", str(out), "--timeout", "2")
+    assert result.returncode == 0, result.stderr
+    if interrupted:
+        assert "up to date" in result.stderr
+    assert (out / "grades.csv").read_text() == (reference / "grades.csv").read_text()
+    for path in reference.glob("*.json"):
+        assert (out / path.name).read_bytes() == path.read_bytes()
+    assert list(out.rglob("*.tmp")) == []
+
+
+def test_ctrl_c_stops_keeps_results_and_says_how_to_resume(tmp_path):
+    root = build_class(tmp_path / "class")
+    for i in range(10):
+        copy_modules(SOLUTIONS, root / f"extra{i:02d}")
+    out = tmp_path / "out"
+    process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs", "2",
+                                "--timeout", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not list((out / ".attnkit").glob("*.json")):
+        time.sleep(0.005)
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
+    stdout, stderr = process.communicate(timeout=30)
+    kept = {p.name: p.stat().st_mtime_ns for p in (out / ".attnkit").glob("*.json")}
+    if process.returncode == 130:
+        assert "Run the same command again" in stderr and "Traceback" not in stderr
+        assert not (out / "grades.csv").exists()
+    else:  # it finished before the signal arrived
+        assert process.returncode == 0, stderr
+    assert list(out.rglob("*.tmp")) == []
+    result = run_cli(str(root), "--out", str(out), "--timeout", "2")
+    assert result.returncode == 0, result.stderr
+    assert f"{len(kept)} of 16 submissions up to date" in result.stderr or len(kept) == 16
+    assert all((out / ".attnkit" / name).stat().st_mtime_ns == mtime for name, mtime in kept.items())
+    assert len((out / "grades.csv").read_text().splitlines()) == 17

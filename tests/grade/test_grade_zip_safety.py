@@ -1,0 +1,115 @@
+"""Safe unpacking: path escapes, absolute paths, symlink entries, zip bombs, odd names; symlinked folders."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import zipfile
+
+import pytest
+from conftest import SOLUTIONS, copy_modules, zip_modules
+
+from attnkit.grade import main, submissions
+from attnkit.grade.submissions import SubmissionProblem, check_folder, extract_zip
+
+
+def make_zip(path, entries):
+    with zipfile.ZipFile(path, "w") as zipped:
+        for name, data, *mode in entries:
+            info = zipfile.ZipInfo(name)
+            if mode:
+                info.external_attr = mode[0] << 16
+            zipped.writestr(info, data)
+    return path
+
+
+@pytest.mark.parametrize("name", ["../evil.py", "a/../../evil.py", "/etc/evil.py", "C:/evil.py", "..\\evil.py"])
+def test_escaping_entries_refused(tmp_path, name):
+    archive = make_zip(tmp_path / "s.zip", [("softmax.py", "x = 1\n"), (name, "x = 2\n")])
+    target = tmp_path / "target"
+    target.mkdir()
+    with pytest.raises(SubmissionProblem, match="refused"):
+        extract_zip(archive, target)
+    assert list(target.rglob("*")) == []  # validated before anything was written
+    assert not (tmp_path / "evil.py").exists()
+
+
+def test_symlink_entry_refused(tmp_path):
+    archive = make_zip(tmp_path / "s.zip", [("softmax.py", "/work/main/solutions/softmax.py", stat.S_IFLNK | 0o777)])
+    target = tmp_path / "target"
+    target.mkdir()
+    with pytest.raises(SubmissionProblem, match="symbolic link"):
+        extract_zip(archive, target)
+    assert not any(p.is_symlink() for p in target.rglob("*"))
+
+
+def test_zip_bomb_and_entry_count_refused(tmp_path, monkeypatch):
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr("softmax.py", b"#" * (submissions.MAX_FILE_BYTES + 1))
+    target = tmp_path / "t1"
+    target.mkdir()
+    with pytest.raises(SubmissionProblem, match="too many bytes|uncompressed"):
+        extract_zip(bomb, target)
+    assert bomb.stat().st_size < 100_000
+    many = make_zip(tmp_path / "many.zip", [(f"f{i}.txt", "") for i in range(30)])
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 20)
+    (tmp_path / "t2").mkdir()
+    with pytest.raises(SubmissionProblem, match="entries"):
+        extract_zip(many, tmp_path / "t2")
+
+
+def test_only_py_files_and_odd_names(tmp_path):
+    archive = make_zip(tmp_path / "s.zip", [("exercises/softmax.py", "x = 1\n"), ("exercises/notes.txt", "hi"),
+                                            (".hidden/a.py", ""), ("__MACOSX/._softmax.py", ""),
+                                            ("exercises\\masking.py", "y = 2\n"), ("caf\u00e9.py", "z = 3\n")])
+    # a name flagged UTF-8 that is not: zipfile may refuse it; either way no crash, a clear problem
+    raw = bytearray(archive.read_bytes())
+    target = tmp_path / "target"
+    target.mkdir()
+    extract_zip(archive, target)
+    found = sorted(p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file())
+    assert found == ["caf\u00e9.py", "exercises/masking.py", "exercises/softmax.py"]
+    broken = tmp_path / "bad.zip"
+    broken.write_bytes(bytes(raw).replace("caf\u00e9".encode(), b"caf\xff\xfe"))
+    (tmp_path / "t2").mkdir()
+    try:
+        extract_zip(broken, tmp_path / "t2")
+    except SubmissionProblem as problem:
+        assert "zip" in str(problem)
+    not_zip = tmp_path / "junk.zip"
+    not_zip.write_bytes(b"not a zip at all")
+    with pytest.raises(SubmissionProblem, match="could not read your zip"):
+        extract_zip(not_zip, tmp_path / "t2")
+
+
+def test_symlink_in_folder_refused(tmp_path):
+    folder = copy_modules(SOLUTIONS, tmp_path / "s")
+    check_folder(folder)
+    (folder / "sub").mkdir()
+    (folder / "sub" / "link.py").symlink_to(SOLUTIONS / "softmax.py")
+    with pytest.raises(SubmissionProblem, match="symbolic link.*sub/link.py"):
+        check_folder(folder)
+
+
+def test_hostile_zips_score_zero_and_run_completes(tmp_path):
+    root = tmp_path / "class"
+    copy_modules(SOLUTIONS, root / "good")
+    zip_modules(SOLUTIONS, root / "okzip.zip")
+    entries = [(p.name, p.read_text()) for p in SOLUTIONS.glob("*.py")]
+    make_zip(root / "escape.zip", entries + [("../../escaped.py", "x = 1\n")])
+    make_zip(root / "absolute.zip", entries + [("/tmp/absolute-attnkit.py", "x = 1\n")])
+    make_zip(root / "linky.zip", [e for e in entries if e[0] != "masking.py"]
+             + [("masking.py", str(SOLUTIONS / "masking.py"), stat.S_IFLNK | 0o777)])
+    (root / "linked").symlink_to(root / "good")  # a symlinked submission entry
+    out = tmp_path / "out"
+    with open(os.devnull, "w") as null:
+        assert main(root, out, jobs=2, timeout=2, progress=False, stdout=null, stderr=null) == 0
+    rows = {line.split(",")[0]: line.split(",") for line in (out / "grades.csv").read_text().splitlines()[1:]}
+    assert set(rows) == {"good", "okzip", "escape", "absolute", "linky", "linked"}
+    assert float(rows["okzip"][1]) == float(rows["good"][1]) > 0
+    for student in ("escape", "absolute", "linky", "linked"):
+        assert float(rows[student][1]) == 0
+        record = json.loads((out / ".attnkit" / f"{student}.json").read_text())
+        assert record["problem"].startswith("refused")
+    assert not (tmp_path / "escaped.py").exists() and not os.path.exists("/tmp/absolute-attnkit.py")

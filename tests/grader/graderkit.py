@@ -1,0 +1,37 @@
+"""Shared helpers for the tests of grader/checks (imported by test_checks_*.py)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from grader import curriculum
+from grader.runner import run_exercise
+from grader.sandbox.inprocess import in_process
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTIONS = ROOT / "solutions"
+EXERCISES = ROOT / "exercises"
+ALTERNATIVES = Path(__file__).resolve().parent / "alternatives"
+
+
+def run(directory, exercise):
+    return run_exercise(exercise, lambda e: in_process(directory, e))
+
+
+def copy_solutions(tmp_path: Path) -> Path:
+    target = tmp_path / "impl"
+    shutil.copytree(SOLUTIONS, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def dependants_closure(exercise: str) -> set[str]:
+    """The exercises whose code (transitively) uses ``exercise``, itself included."""
+    found = {exercise}
+    changed = True
+    while changed:
+        changed = False
+        for entry in curriculum.exercises():
+            if entry.id not in found and found & set(entry.depends_on):
+                found.add(entry.id)
+                changed = True
+    return found

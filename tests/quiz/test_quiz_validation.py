@@ -1,0 +1,148 @@
+"""Broken banks: each problem names the file, the line and the question id; nothing is half-loaded."""
+import textwrap
+
+import pytest
+
+from attnkit.quiz import main
+from attnkit.quiz.bank import BankError, load_bank
+
+GOOD = """\
+topic: softmax
+questions:
+  - id: good-one
+    topic: softmax
+    type: single
+    prompt: Pick a.
+    choices: [a, b]
+    answer: a
+    explanation: It is a.
+    source: {file: 002_5d842bf762d216d9.txt, section: In Code}
+    difficulty: easy
+"""
+
+
+def entry(qid, body):
+    head = f"""\
+  - id: {qid}
+    topic: softmax
+    prompt: A prompt.
+    explanation: Why.
+    source: {{file: 002_5d842bf762d216d9.txt, section: In Code}}
+    difficulty: easy
+"""
+    return head + textwrap.indent(textwrap.dedent(body), "    ")
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def problems_of(*paths):
+    with pytest.raises(BankError) as caught:
+        load_bank(paths)
+    return caught.value.problems
+
+
+def test_duplicate_id_names_both_places(tmp_path):
+    first = write(tmp_path, "softmax.yaml", GOOD)
+    second = write(tmp_path, "other.yaml", GOOD)
+    (problem,) = problems_of(first, second)
+    assert problem.qid == "good-one" and problem.line == 3 and problem.file.endswith("other.yaml")
+    assert "duplicate id" in str(problem) and "softmax.yaml:3" in str(problem)
+
+
+def test_answer_not_among_choices(tmp_path):
+    path = write(tmp_path, "bad.yaml", "topic: softmax\nquestions:\n" + entry("bad-answer", """\
+        type: single
+        choices: [a, b]
+        answer: c
+    """))
+    (problem,) = problems_of(path)
+    assert (problem.qid, problem.line) == ("bad-answer", 11)
+    assert str(problem).startswith(f"{path}:11: question 'bad-answer': answer 'c' is not among the choices")
+
+
+def test_multiple_answer_not_among_choices(tmp_path):
+    path = write(tmp_path, "bad.yaml", "topic: softmax\nquestions:\n" + entry("bad-multi", """\
+        type: multiple
+        choices: [a, b, c]
+        answer: [a, d]
+    """))
+    (problem,) = problems_of(path)
+    assert problem.line == 11 and "'d' is not among the choices" in problem.message
+
+
+def test_missing_tolerance(tmp_path):
+    path = write(tmp_path, "bad.yaml", "topic: softmax\nquestions:\n" + entry("no-tol", """\
+        type: numeric
+        answer: 3.5
+    """))
+    (problem,) = problems_of(path)
+    assert (problem.qid, problem.line) == ("no-tol", 3)
+    assert "missing 'tolerance'" in problem.message
+
+
+def test_unknown_type(tmp_path):
+    path = write(tmp_path, "bad.yaml", "topic: softmax\nquestions:\n" + entry("odd-type", """\
+        type: essay
+        answer: x
+    """))
+    (problem,) = problems_of(path)
+    assert (problem.qid, problem.line) == ("odd-type", 9)
+    assert "unknown type 'essay'" in problem.message
+
+
+def test_bad_yaml_names_the_line(tmp_path):
+    path = write(tmp_path, "bad.yaml", GOOD.replace("    prompt: Pick a.", "    prompt: Pick: a: b"))
+    (problem,) = problems_of(path)
+    assert problem.line == 6 and "bad YAML" in problem.message and str(path) in str(problem)
+
+
+def test_unknown_field_suggests_the_right_one(tmp_path):
+    path = write(tmp_path, "bad.yaml", "topic: softmax\nquestions:\n" + entry("typo", """\
+        type: numeric
+        answer: 1
+        tolerence: 0.1
+    """))
+    messages = [str(problem) for problem in problems_of(path)]
+    assert any(":11: question 'typo': unknown field 'tolerence' (did you mean 'tolerance'?)" in m for m in messages)
+
+
+def test_unquoted_boolean_choice(tmp_path):
+    path = write(tmp_path, "bad.yaml", GOOD.replace("[a, b]", "[yes, no]").replace("answer: a", "answer: 'yes'"))
+    (problem,) = problems_of(path)
+    assert "choice 1 is not a string" in problem.message and problem.line == 7
+
+
+def test_generator_template_must_match_params(tmp_path):
+    path = write(tmp_path, "bad.yaml", "topic: softmax\nquestions:\n" + entry("gen", """\
+        type: numeric
+        generator: head_memory_mb
+        tolerance: 0.5
+    """).replace("A prompt.", "n = {nn}"))
+    (problem,) = problems_of(path)
+    assert "uses nn" in problem.message and problem.qid == "gen"
+
+
+def test_nothing_is_half_loaded(tmp_path):
+    good = write(tmp_path, "softmax.yaml", GOOD)
+    bad = write(tmp_path, "bad.yaml", "topic: softmax\nquestions:\n" + entry("no-tol", "type: numeric\nanswer: 1\n"))
+    with pytest.raises(BankError):
+        load_bank([good, bad])
+    assert len(load_bank([good]).questions) == 1
+
+
+def test_cli_validate_reports_and_fails_without_traceback(tmp_path, capsys):
+    bad = write(tmp_path, "bad.yaml", "topic: softmax\nquestions:\n" + entry("no-tol", "type: numeric\nanswer: 1\n"))
+    assert main(["validate", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:3: question 'no-tol': missing 'tolerance'" in err
+    assert "Traceback" not in err and "nothing was loaded" in err
+
+
+def test_cli_usage_errors_are_clean(capsys):
+    assert main(["export", "--format", "pdf", "-o", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice" in err and "Traceback" not in err
