@@ -9,6 +9,10 @@ import sys
 # Verbs whose own ``main(argv)`` parses everything after the verb (they have sub-verbs).
 DELEGATED = {
     "quiz": ("attnkit.quiz", "self-study quizzes with spaced repetition; validate and export banks"),
+    "nbgrader": ("attnkit.nbgrader", "export the course as nbgrader notebooks (instructors)"),
+    "gradescope": ("attnkit.gradescope", "build a Gradescope autograder zip (instructors)"),
+    "release": ("attnkit.release", "write the student release: stubs, public checks, quizzes (instructors)"),
+    "show": ("attnkit.show", "pictures: attention heatmaps and positional encodings"),
 }
 
 

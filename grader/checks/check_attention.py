@@ -63,7 +63,7 @@ def test_sdpa_document_values(impl):
                 atol=printed["weights"].atol, rtol=0, mistakes=lambda part: mistakes.candidates(Q, K, V, None, part))
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, visibility="hidden")
 def test_sdpa_integer_and_list_input(impl, ref):
     """scaled_dot_product_attention of integer arrays or lists returns float64"""
     Q = np.array([[1, 0], [0, 1], [1, 1]])

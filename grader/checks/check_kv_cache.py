@@ -54,7 +54,7 @@ def test_kvcache_append_and_read(impl, rng):
                  dtype=np.float64)
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, visibility="hidden")
 def test_kvcache_many_appends_float32(impl, rng):
     """KVCache keeps 40 float32 positions in order (and keeps float32)"""
     cache = impl.kv_cache.KVCache()

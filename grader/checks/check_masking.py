@@ -47,7 +47,7 @@ def test_apply_mask_matches_reference(impl, ref, rng):
         expect_close(got, expected, call=call, mistakes=mistakes.apply_candidates(scores, mask, got))
 
 
-@check(points=1, task=3)
+@check(points=1, task=3, visibility="hidden")
 def test_apply_mask_integer_scores(impl, ref):
     """apply_mask of integer scores returns float64 (-inf is not an integer)"""
     scores = np.arange(9).reshape(3, 3)

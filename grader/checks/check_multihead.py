@@ -109,7 +109,7 @@ def test_mhsa_document_shapes(impl, rng):
         expect_close(weights.sum(axis=-1), np.ones(weights.shape[:-1]), call=call, what="weights summed over the keys")
 
 
-@check(points=1, task=3)
+@check(points=1, task=3, visibility="hidden")
 def test_mhsa_rejects_indivisible(impl, rng):
     """multi_head_self_attention raises ValueError when d_model is not divisible by n_heads"""
     X = normal(rng, (3, 6))

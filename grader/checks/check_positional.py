@@ -83,7 +83,7 @@ def test_rope_relative_positions(impl, rng):
                           f"and q.k = {(q @ k.T).item():.10g} at positions 0, 0 (got {scores[0, 0]:.10g})")
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, visibility="hidden")
 def test_rope_rejects_odd_dimension(impl):
     """apply_rope raises ValueError for an odd feature size d"""
     for shape in ((3, 5), (2, 4, 1)):

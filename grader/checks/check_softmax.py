@@ -25,7 +25,7 @@ def test_softmax_matches_reference(impl, ref, rng):
                  mistakes=mistakes.candidates(x, -1))
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, visibility="hidden")
 def test_softmax_integer_and_list_input(impl, ref):
     """softmax of integers or of a Python list returns float64"""
     for x in (np.array([[1, 2, 3], [0, 0, 0]]), [1.0, 2.0, 3.0], [[0, 1], [2, 5]]):

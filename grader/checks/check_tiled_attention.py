@@ -60,7 +60,7 @@ def test_tiled_document_values(impl):
                      mistakes=mistakes.candidates(Q, K, V, block, False))
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, visibility="hidden")
 def test_tiled_integer_input_and_defaults(impl, ref):
     """tiled_attention(Q, K, V) with integer inputs and the default block size returns float64"""
     Q = np.array([[1, 0], [0, 2], [1, 1]])
