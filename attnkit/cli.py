@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 
@@ -70,7 +71,14 @@ def _grade(args) -> int:
                 memory_mb=args.memory_mb)
 
 
+# The grader runs one single-threaded process per core (see grader.sandbox.affinity);
+# multi-threaded BLAS would only make the processes fight. Set before numpy is imported.
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
 def main(argv: list[str] | None = None) -> int:
+    for name, value in SINGLE_THREADED.items():
+        os.environ.setdefault(name, value)
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in DELEGATED:  # a verb with sub-verbs and options of its own gets its arguments as they are
         try:

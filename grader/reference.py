@@ -1,15 +1,147 @@
-"""The reference solutions as the checks see them: ``ref.softmax.softmax(...)`` (trusted, in-process)."""
+"""The reference solutions as the checks see them: ``ref.softmax.softmax(...)`` (trusted, in-process).
+
+Every check input comes from an ``rng`` seeded by the check's name, so a class of 300 students
+asks the reference the same questions 300 times. :func:`reference` therefore memoises the
+reference's plain functions: a call whose arguments are arrays, numbers, strings, ``None`` or
+tuples/lists of those is keyed by a digest of their dtypes, shapes and bytes, and its result
+(an array or a tuple of arrays) is kept read-only, so a check cannot alter what the next
+student is compared with. Classes, and calls with any other argument, go straight through.
+The cache holds at most :data:`CACHE_BYTES` of results (least recently used dropped first).
+"""
 from __future__ import annotations
 
+import hashlib
 import importlib
+import inspect
+from collections import OrderedDict
 from functools import lru_cache
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
+from typing import Any, Callable
+
+import numpy as np
 
 from . import curriculum
+
+CACHE_BYTES = 256 * 2**20
+
+
+class _Uncacheable(Exception):
+    pass
+
+
+def _feed(digest, value: Any) -> None:
+    """Add a canonical encoding of ``value`` to ``digest``; :class:`_Uncacheable` for anything else."""
+    if isinstance(value, np.ndarray) and type(value) is np.ndarray and value.dtype.kind in "biuf":
+        digest.update(f"a{value.dtype.str}{value.shape}".encode())
+        digest.update(np.ascontiguousarray(value).data)
+    elif value is None or type(value) in (bool, int, float, str):
+        digest.update(f"s{type(value).__name__}:{value!r};".encode())
+    elif isinstance(value, np.generic) and value.dtype.kind in "biuf":
+        digest.update(f"g{value.dtype.str}:{value!r};".encode())
+    elif type(value) in (tuple, list):
+        digest.update(f"{type(value).__name__}{len(value)}(".encode())
+        for item in value:
+            _feed(digest, item)
+        digest.update(b")")
+    else:
+        raise _Uncacheable
+
+
+def _arrays(value: Any) -> list[np.ndarray]:
+    if isinstance(value, np.ndarray):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [array for item in value for array in _arrays(item)]
+    return []
+
+
+def _own(array: np.ndarray, inputs: list[np.ndarray]) -> np.ndarray:
+    """``array``, copied when it may be a view of an input (the check may change its inputs later)."""
+    shared = any(np.may_share_memory(array, source) for source in inputs)
+    owned = array.copy() if shared else array
+    owned.flags.writeable = False
+    return owned
+
+
+def _frozen(result: Any, inputs: list[np.ndarray]) -> Any | None:
+    """A read-only copy of ``result`` when it is an array or a tuple of arrays; None when not cacheable."""
+    if isinstance(result, np.ndarray) and type(result) is np.ndarray:
+        return _own(result, inputs)
+    if isinstance(result, tuple) and all(isinstance(item, np.ndarray) and type(item) is np.ndarray for item in result):
+        return tuple(_own(item, inputs) for item in result)
+    return None
+
+
+def _size(result: Any) -> int:
+    return sum(item.nbytes for item in (result if isinstance(result, tuple) else (result,)))
+
+
+class ResultCache:
+    """Results of reference calls keyed by a digest of the call; bounded by bytes, LRU."""
+
+    def __init__(self, limit: int = CACHE_BYTES):
+        self.limit = limit
+        self.entries: OrderedDict[bytes, Any] = OrderedDict()
+        self.bytes = 0
+        self.hits = self.misses = 0
+
+    def call(self, name: str, function: Callable, args: tuple, kwargs: dict) -> Any:
+        digest = hashlib.blake2b(name.encode(), digest_size=20)
+        try:
+            _feed(digest, args)
+            _feed(digest, sorted(kwargs.items()))
+        except _Uncacheable:
+            return function(*args, **kwargs)
+        key = digest.digest()
+        if key in self.entries:
+            self.hits += 1
+            self.entries.move_to_end(key)
+            return self.entries[key]
+        self.misses += 1
+        result = function(*args, **kwargs)
+        frozen = _frozen(result, _arrays(args) + _arrays(list(kwargs.values())))
+        if frozen is None:
+            return result
+        if _size(frozen) <= self.limit:
+            self.entries[key] = frozen
+            self.bytes += _size(frozen)
+            while self.bytes > self.limit:
+                _, dropped = self.entries.popitem(last=False)
+                self.bytes -= _size(dropped)
+        return frozen
+
+
+class _MemoModule:
+    """A reference module whose plain functions go through the cache."""
+
+    def __init__(self, module: ModuleType, cache: ResultCache):
+        self._module = module
+        self._cache = cache
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._module, name)
+        if inspect.isfunction(value):
+            qualified = f"{self._module.__name__}.{name}"
+
+            def memoised(*args, **kwargs):
+                return self._cache.call(qualified, value, args, kwargs)
+
+            memoised.__name__ = name
+            memoised.__doc__ = value.__doc__
+            setattr(self, name, memoised)
+            return memoised
+        return value
+
+
+@lru_cache(maxsize=1)
+def cache() -> ResultCache:
+    """The process-wide cache of reference results (one per grader process)."""
+    return ResultCache()
 
 
 @lru_cache(maxsize=1)
 def reference() -> SimpleNamespace:
-    """A namespace with one attribute per exercise module of the ``solutions`` package."""
-    modules = {e.module: importlib.import_module(f"solutions.{e.module}") for e in curriculum.exercises()}
+    """A namespace with one (memoising) attribute per exercise module of the ``solutions`` package."""
+    modules = {e.module: _MemoModule(importlib.import_module(f"solutions.{e.module}"), cache())
+               for e in curriculum.exercises()}
     return SimpleNamespace(**modules)

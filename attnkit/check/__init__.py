@@ -5,6 +5,7 @@ exercise with its diagnosis and the task to look at; exit status 0 only when all
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -35,7 +36,10 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
                 print(UNKNOWN_EXERCISE.format(name=name, known=", ".join(known)), file=sys.stderr)
                 return 2
         chosen = tuple(e for e in known if not exercises or e in exercises)
-        results = run_submission(modules_dir_of(impl), zygote, chosen)
+        from grader.sandbox.affinity import pinned
+
+        with pinned(zygote, os.getpid()):  # after start-up, which used both cores: checks and child take turns
+            results = run_submission(modules_dir_of(impl), zygote, chosen)
     from .report import render
 
     out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started))

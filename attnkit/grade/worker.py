@@ -43,7 +43,7 @@ class Done:
     message: str = ""  # the problem (refused) or the grader's own failure (error)
 
 
-def initialize(timeout: float, memory_bytes: int) -> None:
+def initialize(timeout: float, memory_bytes: int, counter=None) -> None:
     """Pool initializer: ignore Ctrl-C, start this worker's zygote, close it when the worker exits."""
     global _zygote
     from multiprocessing import util
@@ -59,6 +59,13 @@ def initialize(timeout: float, memory_bytes: int) -> None:
     tempfile.tempdir = root
     util.Finalize(None, shutil.rmtree, args=(root, True), exitpriority=50)
     _zygote = Zygote(Limits(timeout=timeout, memory_bytes=memory_bytes))
+    if counter is not None:  # worker i and its children on core i (see grader.sandbox.affinity)
+        from grader.sandbox.affinity import pin_with
+
+        with counter.get_lock():
+            index = counter.value
+            counter.value += 1
+        pin_with(_zygote, index)
     util.Finalize(_zygote, _zygote.close, exitpriority=100)
 
 

@@ -66,6 +66,7 @@ class Zygote:
 
     def __init__(self, limits: Limits = Limits()):
         self.limits = limits
+        self.cpu: int | None = None  # children run on this CPU when set (see grader.sandbox.affinity)
         self.site, self.numpy_roots = numpy_paths()
         self.user = unprivileged_user()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -94,6 +95,7 @@ class Zygote:
             "read_roots": [str(submission), str(scratch)] + self.numpy_roots,
             "limits": {"memory_bytes": self.limits.memory_bytes, "output_bytes": self.limits.output_bytes},
             "uid": self.user[0] if self.user else None, "gid": self.user[1] if self.user else None,
+            "cpu": self.cpu,
         }
         try:
             pid = int(self._ask(request, [theirs.fileno(), output_fd])["pid"])

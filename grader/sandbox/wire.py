@@ -1,7 +1,9 @@
 """The wire between the trusted side and a student child: framed JSON plus ``.npy`` blobs.
 
-A frame is ``[u32 header length][u32 array count][header JSON][u64 length, raw bytes]...``;
-the header lists each array's dtype string and shape. Only plain numeric, bool and
+A frame is ``[u64 body length][u32 header length][u32 array count][header JSON]`` followed
+by each array's raw bytes, each starting on a 16-byte boundary; the header lists each
+array's dtype string and shape. The receiver reads a frame with two ``recv`` calls and views
+the arrays in place. Only plain numeric, bool and
 fixed-width string dtypes are accepted (``SAFE_DTYPE``), so an object array cannot cross
 and nothing is ever unpickled (the same guarantee as ``.npy`` with ``allow_pickle=False``,
 without its slow header parser). Values are encoded as a JSON tree:
@@ -25,8 +27,9 @@ import struct
 
 import numpy as np
 
-HEADER = struct.Struct("!II")
-BLOB = struct.Struct("!Q")
+LENGTH = struct.Struct("!Q")   # bytes in the frame's body
+HEADER = struct.Struct("!II")  # header length, array count
+ALIGN = 16
 MAX_HEADER = 1 << 20          # 1 MiB of JSON
 MAX_FRAME = 512 << 20         # 512 MiB of arrays in one answer
 
@@ -128,16 +131,32 @@ def _recv_exactly(sock: socket.socket, size: int) -> bytearray:
     return buffer
 
 
+def _padding(offset: int) -> int:
+    return -offset % ALIGN
+
+
 def send(sock: socket.socket, header: dict, arrays: list = ()) -> None:
-    """Write one frame: the header (with each array's dtype and shape), then raw array bytes."""
-    blobs = [np.ascontiguousarray(array) for array in arrays]
+    """Write one frame: its length, the header (each array's dtype and shape), then the raw bytes.
+
+    Each array starts at a multiple of :data:`ALIGN` bytes of the body, so the receiver can
+    view it in place without copying.
+    """
+    blobs = [np.asarray(array, order="C") for array in arrays]  # (ascontiguousarray would make 0-d arrays 1-d)
     header = dict(header, arrays=[[b.dtype.str, list(b.shape)] for b in blobs])
     payload = json.dumps(header, separators=(",", ":")).encode()
-    parts = [HEADER.pack(len(payload), len(blobs)), payload]
+    parts = [b"", HEADER.pack(len(payload), len(blobs)), payload]
+    size = HEADER.size + len(payload)
     for blob in blobs:
-        parts.append(BLOB.pack(blob.nbytes))
-        parts.append(blob.tobytes())
-    sock.sendall(b"".join(parts))
+        pad = _padding(size)
+        parts.append(bytes(pad))
+        parts.append(memoryview(blob.reshape(-1).view(np.uint8)) if blob.nbytes else b"")
+        size += pad + blob.nbytes
+    parts[0] = LENGTH.pack(size)
+    if size < 1 << 16:
+        sock.sendall(b"".join(parts))
+    else:  # large arrays: no joined copy
+        for part in parts:
+            sock.sendall(part)
 
 
 def recv(sock: socket.socket, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
@@ -145,12 +164,19 @@ def recv(sock: socket.socket, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
 
     Array dtypes must be plain numeric, bool or fixed-width string types (``SAFE_DTYPE``):
     no object, structured or void dtype is ever constructed from what the peer sends.
+    Arrays are writable views of the received frame (one buffer per frame).
     """
-    header_size, count = HEADER.unpack(_recv_exactly(sock, HEADER.size))
-    if header_size > MAX_HEADER or count > 10_000:
+    (size,) = LENGTH.unpack(_recv_exactly(sock, LENGTH.size))
+    if size > max_bytes + MAX_HEADER:
+        raise WireError(f"answer larger than {max_bytes >> 20} MiB")
+    if size < HEADER.size:
+        raise WireError("frame too short")
+    body = _recv_exactly(sock, size)
+    header_size, count = HEADER.unpack_from(body)
+    if header_size > MAX_HEADER or count > 10_000 or HEADER.size + header_size > size:
         raise WireError("frame header too large")
     try:
-        header = json.loads(bytes(_recv_exactly(sock, header_size)))
+        header = json.loads(bytes(body[HEADER.size:HEADER.size + header_size]))
     except ValueError as error:
         raise WireError(f"malformed header: {error}") from None
     if not isinstance(header, dict):
@@ -158,22 +184,25 @@ def recv(sock: socket.socket, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
     specs = header.pop("arrays", [])
     if not isinstance(specs, list) or len(specs) != count:
         raise WireError("array descriptions do not match the frame")
-    arrays, total = [], 0
+    arrays, offset = [], HEADER.size + header_size
     for spec in specs:
-        (size,) = BLOB.unpack(_recv_exactly(sock, BLOB.size))
-        total += size
-        if total > max_bytes:
-            raise WireError(f"answer larger than {max_bytes >> 20} MiB")
+        offset += _padding(offset)
         try:
             dtype_text, shape = spec
             if not isinstance(dtype_text, str) or not SAFE_DTYPE.match(dtype_text):
                 raise ValueError(f"dtype {dtype_text!r} not allowed")
             dtype = np.dtype(dtype_text)
             shape = tuple(int(n) for n in shape)
-            if any(n < 0 for n in shape) or len(shape) > 32 or math.prod(shape) * dtype.itemsize != size:
+            if any(n < 0 for n in shape) or len(shape) > 32:
+                raise ValueError("bad shape")
+            nbytes = math.prod(shape) * dtype.itemsize
+            if offset + nbytes > size:
                 raise ValueError("shape does not match the data")
-            data = _recv_exactly(sock, size)
-            arrays.append(np.frombuffer(data, dtype=dtype).reshape(shape))
+            arrays.append(np.frombuffer(body, dtype=dtype, count=math.prod(shape), offset=offset).reshape(shape)
+                          if nbytes else np.zeros(shape, dtype=dtype))
         except (ValueError, TypeError) as error:
             raise WireError(f"malformed array: {error}") from None
+        offset += nbytes
+    if offset != size:
+        raise WireError("frame has trailing bytes")
     return header, arrays

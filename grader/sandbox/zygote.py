@@ -44,6 +44,9 @@ runtime_module = load_by_path("attnkit_sandbox_runtime", "runtime.py")
 policy = load_by_path("attnkit_sandbox_policy", "policy.py")
 numpy.zeros(4) @ numpy.zeros(4)  # warm up BLAS
 numpy.random.default_rng(0).standard_normal(4)
+import gc  # noqa: E402
+gc.collect()
+gc.freeze()  # children never scan (and so never copy-on-write) the zygote's own objects
 
 
 def serve(sock, request):
@@ -51,6 +54,11 @@ def serve(sock, request):
     os.setsid()  # own session and process group: the trusted side kills the whole group
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over the output cap: writes fail, no silent kill
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if request.get("cpu") is not None and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {int(request["cpu"])})  # beside the grader process it answers to
+        except OSError:
+            pass
     limits = request["limits"]
     for name, value in (("RLIMIT_AS", limits["memory_bytes"]), ("RLIMIT_FSIZE", limits["output_bytes"]),
                         ("RLIMIT_CORE", 0), ("RLIMIT_NOFILE", 64)):
@@ -63,6 +71,10 @@ def serve(sock, request):
     os.chdir(request["submission"])
     os.environ.clear()
     os.environ.update({"TMPDIR": request["scratch"], "HOME": request["scratch"], "PATH": "/usr/bin:/bin"})
+    # bytecode of the submission goes to its own scratch dir: the next child of the same
+    # submission (another exercise, or after a crash) loads it instead of compiling again
+    sys.pycache_prefix = os.path.join(request["scratch"], "pycache")
+    sys.dont_write_bytecode = False
     policy.lock_down(read_roots=request["read_roots"], write_roots=[request["scratch"]],
                      site_dir=SITE_DIR)
     runtime = runtime_module.Runtime(request["submission"])
