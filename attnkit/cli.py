@@ -7,8 +7,10 @@ import os
 import sys
 
 
-# Verbs whose own ``main(argv)`` parses everything after the verb (they have sub-verbs).
+# Verbs that parse everything after the verb themselves: "module" means ``module.main(argv)``,
+# "module:function" ``module.function(argv)``.
 DELEGATED = {
+    "grade": ("attnkit.grade.__main__:cli", "grade a folder of submissions (instructors)"),
     "quiz": ("attnkit.quiz", "self-study quizzes with spaced repetition; validate and export banks"),
     "nbgrader": ("attnkit.nbgrader", "export the course as nbgrader notebooks (instructors)"),
     "gradescope": ("attnkit.gradescope", "build a Gradescope autograder zip (instructors)"),
@@ -39,14 +41,6 @@ def _parser() -> argparse.ArgumentParser:
     hint.add_argument("--reset", action="store_true", help="start again from the first hint")
     hint.set_defaults(run=lambda a: _call("attnkit.hint", "main", a.exercise, a.task, a.show_all, a.reset))
 
-    grade = verbs.add_parser("grade", help="grade a folder of submissions (instructors)")
-    grade.add_argument("submissions", metavar="SUBMISSIONS")
-    grade.add_argument("--out", required=True, metavar="OUTDIR")
-    grade.add_argument("--jobs", type=int, default=None, metavar="N", help="parallel submissions (default: cores)")
-    grade.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
-    grade.add_argument("--memory-mb", type=int, default=2048, metavar="MB", help="memory per child (default 2048)")
-    grade.set_defaults(run=lambda a: _grade(a))
-
     for verb, (_, help_text) in DELEGATED.items():  # listed in --help; parsed by the verb itself
         verbs.add_parser(verb, help=help_text, add_help=False)
     return parser
@@ -62,15 +56,6 @@ def _call(module: str, function: str, *args):
     return getattr(importlib.import_module(module), function)(*args)
 
 
-def _grade(args) -> int:
-    from pathlib import Path
-
-    from attnkit.grade import main
-
-    return main(Path(args.submissions), Path(args.out), jobs=args.jobs, timeout=args.timeout,
-                memory_mb=args.memory_mb)
-
-
 # The grader runs one single-threaded process per core (see grader.sandbox.affinity);
 # multi-threaded BLAS would only make the processes fight. Set before numpy is imported.
 SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -82,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in DELEGATED:  # a verb with sub-verbs and options of its own gets its arguments as they are
         try:
-            return int(importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:]) or 0)
+            module, _, function = DELEGATED[argv[0]][0].partition(":")
+            return int(getattr(importlib.import_module(module), function or "main")(argv[1:]) or 0)
         except KeyboardInterrupt:
             print("\ninterrupted", file=sys.stderr)
             return 130

@@ -19,7 +19,6 @@ EXERCISE_LINE = "  {exercise:<16} {score:>5g} / {max_score:<5g} ({passed}/{total
 POINTS_MARKER = "points(n): the points an attnkit check is worth (set from @check)"
 
 
-
 def pytest_addoption(parser):
     group = parser.getgroup("attnkit")
     group.addoption("--impl", action="store", default=None, metavar="DIR", help=IMPL_HELP)
@@ -39,8 +38,9 @@ def pytest_configure(config):
 
 
 def pytest_collect_file(file_path, parent):
+    # a check file named on the command line is collected by pytest itself (explicit paths always are)
     if parent.config.getoption("impl") and file_path.parent == CHECKS_DIR and file_path.name.startswith("check_") \
-            and file_path.suffix == ".py":
+            and file_path.suffix == ".py" and not parent.session.isinitpath(file_path):
         return pytest.Module.from_parent(parent, path=file_path)
     return None
 
