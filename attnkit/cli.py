@@ -34,6 +34,11 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
     check.set_defaults(run=lambda a: _call("attnkit.check", "main", a.exercises, a.impl, a.timeout))
 
+    watch = verbs.add_parser("watch", help="re-run the checks of an exercise each time you save its file")
+    watch.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
+    watch.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
+    watch.set_defaults(run=lambda a: _call("attnkit.watch", "main", a.impl, a.timeout))
+
     hint = verbs.add_parser("hint", help="the next hint for an exercise")
     hint.add_argument("exercise", metavar="EXERCISE")
     hint.add_argument("--task", type=int, default=None, help="the task number (as in the check output)")

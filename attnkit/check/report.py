@@ -37,7 +37,8 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
             lines.append(f"  hint: {failure.hint}")
         blockers = [d for d in exercise.depends_on if d in failing]
         if blockers:
-            lines.append(f"  {result.exercise} uses your {', '.join(blockers)}, which also fail their own checks: "
+            which = "which also fails its own checks" if len(blockers) == 1 else "which also fail their own checks"
+            lines.append(f"  {result.exercise} uses your {', '.join(blockers)}, {which}: "
                          f"fix {'that' if len(blockers) == 1 else 'those'} first")
         lines.append(paint(DIM, f"  more help: attnkit hint {result.exercise} --task {task.number}"))
     return "\n".join(lines) + "\n"

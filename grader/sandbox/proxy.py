@@ -27,6 +27,10 @@ def student_error(info: dict, *, call: str, exercise: str) -> errors.StudentErro
     note = f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first" if sibling else ""
     if info.get("not_implemented"):
         detail = f": {info['message']}" if info.get("message") else ""
+        if sibling:
+            return errors.StudentNotImplemented(
+                f"{call} stopped: it uses your {sibling}.py, which is not implemented yet (NotImplementedError{detail})"
+                f"\n  finish exercise {sibling} first", call=call, exercise=exercise, sibling=sibling)
         return errors.StudentNotImplemented(f"{call} is not implemented yet (NotImplementedError{detail}){note}",
                                             call=call, exercise=exercise, sibling=sibling)
     if info.get("memory"):

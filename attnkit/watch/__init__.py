@@ -1,0 +1,88 @@
+"""``attnkit watch``: re-run the checks of an exercise each time its file is saved.
+
+Polls the modification times of ``IMPL/*.py`` (no extra dependency, works on every OS and
+editor); when a module changes, the exercises that use it (itself and those that depend on
+it, from the learning path) are checked again in the sandbox, with the same report as
+``attnkit check``. One zygote stays warm for the whole session, so a re-check takes about as
+long as the checks themselves. Ctrl-C stops.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+WATCHING = "attnkit watch: watching {path} (Ctrl-C stops). Save a file to check the exercises that use it."
+CHANGED = "\n--- {names} changed at {clock}: checking {exercises}"
+STOPPED = "\nattnkit watch: stopped"
+
+
+def snapshot(folder: Path) -> dict[str, float]:
+    """Modification time of each module in ``folder``, by module name."""
+    times = {}
+    for path in folder.glob("*.py"):
+        try:
+            times[path.stem] = path.stat().st_mtime
+        except OSError:  # removed between glob and stat (editors replace files)
+            continue
+    return times
+
+
+def affected(changed: set[str]) -> tuple[str, ...]:
+    """The exercises whose module changed, and every exercise that (transitively) uses one of them."""
+    from grader import curriculum
+
+    modules = {e.id: e.module for e in curriculum.exercises()}
+    found = {e for e, module in modules.items() if module in changed}
+    grew = True
+    while grew:
+        grew = False
+        for entry in curriculum.exercises():
+            if entry.id not in found and found & set(entry.depends_on):
+                found.add(entry.id)
+                grew = True
+    return tuple(e for e in curriculum.ids() if e in found)
+
+
+def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float = 0.5, out=None,
+         rounds: int | None = None, sleep: Callable[[float], None] = time.sleep) -> int:
+    """Watch ``impl``; ``rounds`` (for tests) stops after that many polls."""
+    out = out or sys.stdout
+    from attnkit.check import NO_IMPL
+    from attnkit.check.report import render
+    from grader.runner import modules_dir_of, run_submission
+    from grader.sandbox.affinity import pinned
+    from grader.sandbox.child import Limits, Zygote
+
+    folder = Path(impl)
+    if not folder.is_dir():
+        print(NO_IMPL.format(path=folder).replace("attnkit check", "attnkit watch"), file=sys.stderr)
+        return 2
+    modules = modules_dir_of(folder)
+    print(WATCHING.format(path=modules), file=out, flush=True)
+    seen = snapshot(modules)
+    polls = 0
+    try:
+        with Zygote(Limits(timeout=timeout)) as zygote:
+            while rounds is None or polls < rounds:
+                polls += 1
+                sleep(interval)
+                now = snapshot(modules)
+                changed = {name for name in now if seen.get(name) != now[name]}
+                seen = now
+                exercises = affected(changed)
+                if not exercises:
+                    continue
+                print(CHANGED.format(names=", ".join(sorted(f"{n}.py" for n in changed)),
+                                     clock=time.strftime("%H:%M:%S"), exercises=", ".join(exercises)), file=out)
+                started = time.perf_counter()
+                with pinned(zygote, os.getpid()):
+                    results = run_submission(modules, zygote, exercises)
+                out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started))
+                out.flush()
+    except KeyboardInterrupt:
+        print(STOPPED, file=out)
+        return 130
+    return 0

@@ -1,0 +1,43 @@
+"""``attnkit watch``: a saved file re-checks its exercise and the exercises that use it."""
+import io
+import os
+import shutil
+from pathlib import Path
+
+from attnkit import watch
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_affected_follows_the_learning_path():
+    assert watch.affected({"positional"}) == ("positional",)
+    assert set(watch.affected({"softmax"})) >= {"softmax", "attention", "multihead"}
+    assert "positional" not in watch.affected({"softmax"})
+    assert watch.affected(set()) == ()
+
+
+def test_saving_a_file_rechecks_it(tmp_path):
+    impl = tmp_path / "exercises"
+    shutil.copytree(ROOT / "exercises", impl, ignore=shutil.ignore_patterns("__pycache__"))
+    out = io.StringIO()
+    polls = []
+
+    def sleep(_):
+        polls.append(1)
+        if len(polls) == 2:  # the student saves a finished positional.py between two polls
+            shutil.copy(ROOT / "solutions" / "positional.py", impl / "positional.py")
+            stamp = (impl / "positional.py").stat().st_mtime + 5
+            os.utime(impl / "positional.py", (stamp, stamp))
+
+    status = watch.main(impl, timeout=5, interval=0, out=out, rounds=3, sleep=sleep)
+    text = out.getvalue()
+    assert status == 0
+    assert watch.WATCHING.format(path=impl) in text
+    assert "positional.py changed" in text and "checking positional" in text
+    assert text.count("changed at") == 1  # nothing else changed, nothing else was checked
+    assert "positional" in text and "softmax" not in text.split("changed at", 1)[1]
+
+
+def test_missing_folder(tmp_path, capsys):
+    assert watch.main(tmp_path / "nope", rounds=1) == 2
+    assert "attnkit watch: no folder" in capsys.readouterr().err
