@@ -93,10 +93,12 @@ def summary_text(summary: dict) -> str:
 
 def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[str, ...],
               errors: dict[str, str], warnings: list[str]) -> str:
-    """Write grades.csv, summary.json, summary.txt; returns the summary text."""
+    """Write grades.csv, summary.json, summary.txt (and the PNGs of attnkit.show.class_summary); returns the text."""
+    from attnkit.show.class_summary import write_pictures  # imports matplotlib only when it is installed
+
     atomic.write_text(Path(out) / "grades.csv", grades_csv(results, exercise_ids, list(errors)))
     summary = class_summary(results, exercise_ids, errors, warnings)
     atomic.write_json(Path(out) / "summary.json", summary)
-    text = summary_text(summary)
+    text = summary_text(summary) + "\n" + write_pictures(Path(out), results, summary) + "\n"
     atomic.write_text(Path(out) / "summary.txt", text)
     return text

@@ -1,0 +1,185 @@
+"""``attnkit show``: pictures of attention and of the sinusoidal positional encoding.
+
+``attnkit show attention --text "..." [-o attn.png]`` and ``attnkit show positional [-o pe.png]``
+draw a PNG with matplotlib (the optional extra ``plots``) when ``-o`` is given, and print the
+picture as text otherwise (no matplotlib needed). ``main(argv) -> int`` never shows a traceback
+for a user error: one line on stderr, exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import (DIMS_OUT_OF_RANGE, EMPTY_TEXT, HEADS_DO_NOT_DIVIDE, NO_MATPLOTLIB, TOO_LARGE, TOO_MANY_TOKENS,
+                     ShowError)
+from .tokens import RULE, tokenize
+
+DEFAULT_TEXT = "The animal didn't cross the street because it was too tired"
+MAX_TOKENS = 40
+MAX_HEADS = 16
+MAX_D_MODEL = 1024
+MAX_SEQ_LEN = 2000
+USAGE = """attnkit show attention [--text TEXT] [--heads H] [--d-model D] [--seed S] [--causal]
+                              [-o FILE.png] [--terminal] [--ascii]
+       attnkit show positional [--seq-len N] [--d-model D] [--dims D ...] [--no-curves]
+                               [-o FILE.png] [--terminal] [--ascii]"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise ShowError(f"{message}\nusage: {USAGE}")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return value
+
+
+def _dimension(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more (got {value})")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="attnkit show", usage=USAGE, description="Pictures: attention heatmaps and the "
+                     "sinusoidal positional encoding. With -o a PNG (needs matplotlib: pip install "
+                     "'attnkit[plots]'); without -o, or with --terminal, the picture as text.")
+    verbs = parser.add_subparsers(dest="picture", metavar="PICTURE", parser_class=_Parser)
+    attention = verbs.add_parser("attention", prog="attnkit show attention",
+                                 help="attention weights of every head as heatmaps",
+                                 description="Self-attention weights of a random, untrained multi-head layer "
+                                 "(seeded random word embeddings + sinusoidal positions, random W_Q, W_K, W_V, "
+                                 "W_O, the reference multi_head_self_attention): one heatmap per head, query "
+                                 "tokens down, key tokens across. The pattern shows the mechanics, not meaning. "
+                                 f"Tokens: {RULE}")
+    attention.add_argument("--text", default=DEFAULT_TEXT, help=f"the sentence (default: {DEFAULT_TEXT!r}); "
+                           f"at most {MAX_TOKENS} tokens")
+    attention.add_argument("--heads", type=_positive, default=4, metavar="H", help="number of heads (default 4)")
+    attention.add_argument("--d-model", type=_positive, default=16, metavar="D",
+                           help="model width, divisible by --heads (default 16)")
+    attention.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the random layer (default 0)")
+    attention.add_argument("--causal", action="store_true", help="apply the causal mask (no looking ahead)")
+    _output_options(attention)
+    positional = verbs.add_parser("positional", prog="attnkit show positional",
+                                  help="the sinusoidal positional encoding",
+                                  description="The sinusoidal positional encoding of the reference solution as "
+                                  "an image (positions down, dimensions across) and, in the PNG, a few "
+                                  "dimensions as curves against the position.")
+    positional.add_argument("--seq-len", type=_positive, default=50, metavar="N", help="positions (default 50)")
+    positional.add_argument("--d-model", type=_positive, default=64, metavar="D", help="dimensions (default 64)")
+    positional.add_argument("--dims", type=_dimension, nargs="+", metavar="D",
+                            help="dimensions to draw as curves (default: four from fast to slow)")
+    positional.add_argument("--no-curves", action="store_true", help="only the image, no curves panel")
+    _output_options(positional)
+    return parser
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE.png",
+                        help="write a PNG (needs matplotlib); without -o the picture is printed as text")
+    parser.add_argument("--terminal", action="store_true", help="print the picture as text (also with -o)")
+    parser.add_argument("--ascii", action="store_true", help="text picture in ASCII only (automatic when the "
+                        "terminal cannot print block characters)")
+
+
+def main(argv: list[str] | None = None, *, stdout=None, stderr=None) -> int:
+    """Run ``attnkit show``; returns the exit status (0 done, 2 a user error)."""
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        try:
+            args = _parser().parse_args(argv)
+        except SystemExit as done:  # --help
+            return int(done.code or 0)
+        if args.picture is None:
+            _parser().print_help(stdout)
+            return 0
+        run = _attention if args.picture == "attention" else _positional
+        return run(args, stdout)
+    except ShowError as error:
+        print(f"attnkit show: {error}", file=stderr)
+        return 2
+
+
+def _ascii(args, stdout) -> bool:
+    from .terminal import UNICODE_RAMP, UNICODE_SHADES, can_encode
+
+    return args.ascii or not can_encode(UNICODE_SHADES + UNICODE_RAMP, getattr(stdout, "encoding", None))
+
+
+def _attention(args, stdout) -> int:
+    tokens = tokenize(args.text)
+    if not tokens:
+        raise ShowError(EMPTY_TEXT.format(text=args.text))
+    if len(tokens) > MAX_TOKENS:
+        raise ShowError(TOO_MANY_TOKENS.format(count=len(tokens), limit=MAX_TOKENS))
+    _at_most("--heads", args.heads, MAX_HEADS)
+    _at_most("--d-model", args.d_model, MAX_D_MODEL)
+    if args.d_model % args.heads:
+        choices = ", ".join(str(h) for h in range(1, min(args.d_model, MAX_HEADS) + 1) if args.d_model % h == 0)
+        raise ShowError(HEADS_DO_NOT_DIVIDE.format(heads=args.heads, d_model=args.d_model, choices=choices))
+    from . import model, render
+
+    output = _output(args.output)
+    example = model.attention_example(tokens, args.heads, args.d_model, args.seed, args.causal)
+    if output is not None:
+        from .figures import attention_figure
+
+        render.save_png(attention_figure(example), output)
+        print(f"wrote {output}", file=stdout)
+    if output is None or args.terminal:
+        from .terminal import attention_text
+
+        stdout.write(attention_text(example, _ascii(args, stdout)))
+    return 0
+
+
+def _positional(args, stdout) -> int:
+    _at_most("--seq-len", args.seq_len, MAX_SEQ_LEN)
+    _at_most("--d-model", args.d_model, MAX_D_MODEL)
+    for d in args.dims or ():
+        if d >= args.d_model:
+            raise ShowError(DIMS_OUT_OF_RANGE.format(dim=d, d_model=args.d_model, last=args.d_model - 1))
+    from . import model, render
+
+    output = _output(args.output)
+    encoding = model.positional_encoding(args.seq_len, args.d_model)  # (seq_len, d_model)
+    if output is not None:
+        from .figures import default_dims, positional_figure
+
+        dims = None if args.no_curves else (args.dims or default_dims(args.d_model))
+        render.save_png(positional_figure(encoding, dims), output)
+        print(f"wrote {output}", file=stdout)
+    if output is None or args.terminal:
+        from .terminal import positional_text
+
+        stdout.write(positional_text(encoding, _ascii(args, stdout)))
+    return 0
+
+
+def _output(path: Path | None) -> Path | None:
+    """The checked ``-o`` path (None without -o); refuses before any work is done."""
+    if path is None:
+        return None
+    from . import render
+
+    path = render.check_output(path)
+    if not render.matplotlib_available():
+        raise ShowError(NO_MATPLOTLIB)
+    return path
+
+
+def _at_most(option: str, value: int, limit: int) -> None:
+    if value > limit:
+        raise ShowError(TOO_LARGE.format(option=option, value=value, limit=limit))
