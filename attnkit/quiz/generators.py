@@ -2,7 +2,8 @@
 
 A bank question names a generator (``generator: softmax_max_weight``); its ``prompt`` and
 ``explanation`` are ``str.format`` templates filled with the generator's params. The same seed
-always gives the same variant. Answers are computed with numpy and the reference ``solutions``.
+always gives the same variant. Answers are computed here with numpy, from the formulas (not
+with the reference ``solutions``, which the student release does not ship).
 """
 from __future__ import annotations
 
@@ -42,6 +43,12 @@ def _mat(rows) -> str:
     return "[" + ", ".join(_vec(row) for row in rows) + "]"
 
 
+def _softmax_rows(scores: np.ndarray) -> np.ndarray:
+    """exp(s) / sum(exp(s)) along the last axis: the definition, enough for the quiz's small scores."""
+    exps = np.exp(scores)
+    return exps / exps.sum(axis=-1, keepdims=True)
+
+
 def _num(value) -> str:
     value = float(value)
     return str(int(value)) if value == int(value) else f"{value:g}"
@@ -49,26 +56,22 @@ def _num(value) -> str:
 
 @generator("softmax_max_weight")
 def softmax_max_weight(rng):
-    from solutions.softmax import softmax
-
     logits = np.round(rng.uniform(-2.0, 3.0, size=3), 1)
     while len(set(logits.tolist())) < 3:
         logits = np.round(rng.uniform(-2.0, 3.0, size=3), 1)
-    weights = softmax(logits)
+    weights = _softmax_rows(logits)
     return Variant({"logits": _vec(logits), "weights": _vec(np.round(weights, 4))},
                    round(float(weights.max()), 3))
 
 
 @generator("attention_weight_0_2")
 def attention_weight_0_2(rng):
-    from solutions.attention import scaled_dot_product_attention
-
     Q = rng.integers(-2, 3, size=(3, 2)).astype(float)
     K = rng.integers(-2, 3, size=(3, 2)).astype(float)
     while not Q[0].any() or len(set((Q[0] @ K.T).tolist())) < 3:  # avoid a trivial uniform row
         Q[0] = rng.integers(-2, 3, size=2)
         K = rng.integers(-2, 3, size=(3, 2)).astype(float)
-    _, weights = scaled_dot_product_attention(Q, K, np.eye(3))
+    weights = _softmax_rows((Q @ K.T) * (1.0 / math.sqrt(2)))  # row i: query i's weights over the 3 keys
     scores = Q[0] @ K.T / math.sqrt(2)
     return Variant({"Q": _mat(Q), "K": _mat(K), "scores": _vec(np.round(scores, 4)),
                     "row": _vec(np.round(weights[0], 4))}, round(float(weights[0, 2]), 3))
@@ -94,9 +97,8 @@ def head_memory_mb(rng):
 @generator("causal_allowed_count")
 def causal_allowed_count(rng):
     n = int(rng.integers(3, 13))
-    from solutions.masking import causal_mask
-
-    return Variant({"n": n, "n_squared": n * n}, float(np.count_nonzero(causal_mask(n))))
+    allowed = n * (n + 1) // 2  # query i may attend the i + 1 keys j <= i
+    return Variant({"n": n, "n_squared": n * n}, float(allowed))
 
 
 @generator("head_dim")
@@ -108,14 +110,13 @@ def head_dim(rng):
 
 @generator("sinusoidal_value")
 def sinusoidal_value(rng):
-    from solutions.positional import sinusoidal_encoding
-
     d_model = int(rng.choice([4, 8, 16]))
     pos = int(rng.integers(1, 11))
     column = int(rng.integers(0, d_model))
-    value = float(sinusoidal_encoding(pos + 1, d_model)[pos, column])
     pair = column - column % 2
     function = "sin" if column % 2 == 0 else "cos"
+    angle = np.float64(pos) / 10000.0 ** (np.float64(pair) / d_model)  # PE[pos, 2i] = sin, PE[pos, 2i+1] = cos
+    value = float(np.sin(angle) if function == "sin" else np.cos(angle))
     return Variant({"d_model": d_model, "pos": pos, "col": column, "pair": pair, "fn": function},
                    round(value, 3))
 

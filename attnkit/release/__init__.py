@@ -1,0 +1,47 @@
+"""``attnkit release OUT_DIR [--force]``: write what students get, and OUT_DIR.zip beside it for an LMS.
+
+The release holds the exercise stubs, the public checks (hidden ones removed), the hints, the
+quizzes, a README for students and a ``pyproject.toml`` that installs ``attnkit`` without the
+reference solutions; the checks compare with values recorded from the reference (see
+build.py, record.py, replay.py). ``python -m attnkit.release.stubs`` regenerates ``exercises/``.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+USAGE = "attnkit release OUT_DIR [--force]"
+DONE = ("wrote {folder} ({files} files: exercises/, {checks} public checks worth {points:g} points, quizzes/, "
+        "README.md, pyproject.toml; {hidden} hidden checks left out; {calls} recorded reference calls, "
+        "{size:.0f} KiB) and {archive} for your LMS")
+UNVERIFIED = ("note: {checks} failed on the reference nudged within tolerance, so the build could not check that "
+              "the rest of their path gives `ref` only the check's own inputs; loosen what they compare exactly")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="attnkit release", usage=USAGE, description=__doc__.splitlines()[0])
+    p.add_argument("out", metavar="OUT_DIR", help="the folder to write (OUT_DIR.zip is written beside it)")
+    p.add_argument("--force", action="store_true", help="replace OUT_DIR and OUT_DIR.zip if they exist")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    from pathlib import Path
+
+    from .build import BuildFailed, ReleaseError, build
+
+    try:
+        release = build(Path(args.out), force=args.force)
+    except ReleaseError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except BuildFailed as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(DONE.format(folder=release.folder, files=release.files, checks=release.public_checks,
+                      points=release.public_points, hidden=release.hidden_checks, calls=release.recorded_calls,
+                      size=release.recorded_bytes / 1024, archive=release.archive))
+    if release.unverified:
+        print(UNVERIFIED.format(checks=", ".join(release.unverified)), file=sys.stderr)
+    return 0

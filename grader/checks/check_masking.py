@@ -2,10 +2,16 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import DTYPES, expect_mask, normal
+from grader.checks.common import DTYPES, expect_mask, large_negative_fill, normal
 from grader.checks.marks import check
 from grader.compare import arg, call_text, expect_close
 from grader.mistakes import masking as mistakes
+
+
+def apply_diagnosis(scores, mask, got, expected) -> list:
+    """The classic apply_mask mistakes: those computed from the inputs, then the large-negative fill."""
+    return mistakes.apply_candidates(scores, mask) + [
+        (mistakes.APPLY_LARGE_NEGATIVE, lambda: large_negative_fill(got, expected))]
 
 
 @check(points=2, task=1)
@@ -44,7 +50,7 @@ def test_apply_mask_matches_reference(impl, ref, rng):
         expected = ref.masking.apply_mask(scores, mask)
         call = call_text("apply_mask", arg("scores", scores), arg("mask", mask))
         got = impl.masking.apply_mask(scores, mask)
-        expect_close(got, expected, call=call, mistakes=mistakes.apply_candidates(scores, mask, got))
+        expect_close(got, expected, call=call, mistakes=apply_diagnosis(scores, mask, got, expected))
 
 
 @check(points=1, task=3, visibility="hidden")
@@ -53,8 +59,9 @@ def test_apply_mask_integer_scores(impl, ref):
     scores = np.arange(9).reshape(3, 3)
     mask = np.tril(np.ones((3, 3), dtype=bool))
     got = impl.masking.apply_mask(scores, mask)
-    expect_close(got, ref.masking.apply_mask(scores, mask), call=call_text("apply_mask", arg("scores", scores), arg("mask", mask)),
-                 dtype=np.float64, mistakes=mistakes.apply_candidates(scores, mask, got))
+    expected = ref.masking.apply_mask(scores, mask)
+    expect_close(got, expected, call=call_text("apply_mask", arg("scores", scores), arg("mask", mask)),
+                 dtype=np.float64, mistakes=apply_diagnosis(scores, mask, got, expected))
 
 
 @check(points=1, task=3)
@@ -65,8 +72,8 @@ def test_apply_mask_document_scores(impl):
     expected = np.where(mask, scaled, -np.inf)
     got = impl.masking.apply_mask(scaled, mask)
     expect_close(got, expected, call=call_text("apply_mask", arg("scores", scaled), arg("mask", mask)),
-                 mistakes=mistakes.apply_candidates(scaled, mask, got))
+                 mistakes=apply_diagnosis(scaled, mask, got, expected))
     for dtype in DTYPES[1:]:
         got = impl.masking.apply_mask(scaled.astype(dtype), mask)
         expect_close(got, expected.astype(dtype), call=call_text("apply_mask", arg("scores", scaled.astype(dtype)), arg("mask", mask)),
-                     mistakes=mistakes.apply_candidates(scaled, mask, got))
+                     mistakes=apply_diagnosis(scaled, mask, got, expected.astype(dtype)))

@@ -33,6 +33,23 @@ def expect_mask(got: Any, expected: np.ndarray, *, call: str, mistakes=()) -> np
     return expect_close(got, expected, call=call, mistakes=mistakes)
 
 
+def large_negative_fill(got: Any, expected: np.ndarray, limit: float = -1e4) -> np.ndarray | None:
+    """``expected`` with the student's entries where it is -inf, when all of those are finite and <= ``limit``.
+
+    The mistake candidate of "forbidden scores set to a large negative number instead of -inf":
+    it matches the student's value exactly when everything else is right. None (no candidate)
+    when ``got`` has another shape or a forbidden entry that is -inf, NaN or not very negative.
+    """
+    expected = np.asarray(expected)
+    if not isinstance(got, np.ndarray) or got.shape != expected.shape:
+        return None
+    forbidden = np.isneginf(expected)
+    chosen = got[forbidden]
+    if chosen.size == 0 or not np.all(np.isfinite(chosen)) or not np.all(chosen <= limit):
+        return None
+    return np.where(forbidden, got, expected)
+
+
 def expect_value_error(thunk: Callable[[], Any], *, call: str, why: str) -> None:
     """The student's call must raise ValueError (checked by the exception's class name)."""
     try:

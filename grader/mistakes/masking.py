@@ -68,25 +68,16 @@ def padding_candidates(lengths, max_len: int) -> list:
             (PADDING_OFF_BY_ONE, lambda: positions > lengths)]
 
 
-def apply_candidates(scores, mask, got=None) -> list:
-    """(Mistake, lazy output) pairs for ``apply_mask(scores, mask)``; ``got`` enables the large-negative test."""
+def apply_candidates(scores, mask) -> list:
+    """(Mistake, lazy output) pairs for ``apply_mask(scores, mask)``, computed from the inputs alone.
+
+    The large-negative mistake depends on the number the student chose (-1e9, -1e4...), so it
+    is not here: checks pair :data:`APPLY_LARGE_NEGATIVE` with
+    :func:`grader.checks.common.large_negative_fill` of the student's value and the expected one.
+    """
     scores = as_float(scores)
     mask = np.asarray(mask, dtype=bool)
-
-    def large_negative():
-        if got is None or not isinstance(got, np.ndarray):
-            return None
-        target = np.broadcast_to(mask, np.broadcast_shapes(mask.shape, scores.shape))
-        try:
-            forbidden = np.asarray(got)[~target]
-        except (IndexError, ValueError):
-            return None
-        if forbidden.size == 0 or not np.all(np.isfinite(forbidden)) or not np.all(forbidden <= -1e4):
-            return None
-        return np.where(target, scores, got)
-
     return [
         (APPLY_INVERTED, lambda: np.where(mask, -np.inf, scores)),
         (APPLY_ZERO, lambda: np.where(mask, scores, 0.0)),
-        (APPLY_LARGE_NEGATIVE, large_negative),
     ]

@@ -1,0 +1,58 @@
+"""``attnkit gradescope``: a Gradescope autograder for the kit (instructors). See docs/gradescope.md.
+
+``attnkit gradescope build -o autograder.zip`` writes the zip to upload (build.py);
+``attnkit gradescope run`` is what its ``run_autograder`` calls for each submission (run.py).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+USAGE = """attnkit gradescope build -o autograder.zip [--force] [--timeout S] [--memory-mb MB]
+       attnkit gradescope run [--root DIR] [--timeout S] [--memory-mb MB]"""
+ROOT_VARIABLE = "ATTNKIT_GRADESCOPE_ROOT"
+DEFAULT_ROOT = "/autograder"
+BUILT = ("wrote {path} ({size:.0f} KiB: setup.sh, run_autograder, wheels/{wheel}). Upload it as the autograder "
+         "of a Gradescope programming assignment worth {points:g} points (see docs/gradescope.md).")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="attnkit gradescope", usage=USAGE, description=__doc__.splitlines()[0])
+    verbs = p.add_subparsers(dest="verb", required=True, metavar="{build,run}")
+    build = verbs.add_parser("build", help="write the autograder zip")
+    build.add_argument("-o", "--output", required=True, metavar="ZIP")
+    build.add_argument("--force", action="store_true", help="replace the zip if it exists")
+    run = verbs.add_parser("run", help="grade ROOT/submission into ROOT/results/results.json (run_autograder)")
+    run.add_argument("--root", default=os.environ.get(ROOT_VARIABLE, DEFAULT_ROOT), metavar="DIR",
+                     help=f"Gradescope's folder (default ${ROOT_VARIABLE} or {DEFAULT_ROOT})")
+    for verb in (build, run):
+        verb.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
+        verb.add_argument("--memory-mb", type=int, default=2048, metavar="MB", help="memory per child (default 2048)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    from pathlib import Path
+
+    if args.timeout <= 0 or args.memory_mb <= 0:
+        print("attnkit gradescope: --timeout and --memory-mb must be positive", file=sys.stderr)
+        return 2
+    if args.verb == "run":
+        from .run import run
+
+        return run(Path(args.root), timeout=args.timeout, memory_mb=args.memory_mb)
+    from .build import BundleError, WheelFailed, build
+
+    try:
+        bundle = build(Path(args.output), force=args.force, timeout=args.timeout, memory_mb=args.memory_mb)
+    except BundleError as error:
+        print(error, file=sys.stderr)
+        return 1 if isinstance(error, WheelFailed) else 2
+    from grader import curriculum
+    from grader.runner import discover
+
+    points = sum(spec.points for exercise in curriculum.ids() for spec in discover(exercise))
+    print(BUILT.format(path=bundle.path, size=bundle.size / 1024, wheel=bundle.wheel, points=points))
+    return 0

@@ -1,0 +1,105 @@
+"""``attnkit gradescope build -o autograder.zip``: the zip to upload as a Gradescope autograder.
+
+The zip holds, at its root (Gradescope's layout): ``setup.sh``, ``run_autograder`` and
+``wheels/attnkit-<version>-py3-none-any.whl``, a wheel of this project (grader, checks,
+reference solutions included) built here without network from a copy of the source tree.
+Written to a temporary file beside the target, then renamed.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from attnkit.release.archive import write_zip
+
+from . import scripts
+
+PROJECT_FILES = ("pyproject.toml", "README.md")
+PROJECT_PACKAGES = ("attnkit", "grader", "solutions", "quizzes")
+SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the zip format's epoch
+IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".*")
+
+EXISTS = "attnkit gradescope build: {path} already exists; pass --force to replace it"
+NOT_ZIP = "attnkit gradescope build: {path}: Gradescope takes a .zip; name the output something.zip"
+NO_SOURCE = ("attnkit gradescope build: no attnkit source tree at {root} (missing {missing}); run it from a "
+             "checkout of attnkit installed with `pip install -e .`")
+WHEEL_FAILED = ("attnkit gradescope build: building the attnkit wheel failed (it needs setuptools>=68 and wheel in "
+                "this Python: pip install setuptools wheel):\n{output}")
+
+
+class BundleError(Exception):
+    """A user error: nothing was written."""
+
+
+class WheelFailed(BundleError):
+    """The wheel of the project could not be built: nothing was written."""
+
+
+@dataclass(frozen=True)
+class Bundle:
+    path: Path
+    wheel: str
+    size: int
+
+
+def project_root() -> Path:
+    import attnkit
+
+    root = Path(attnkit.__file__).resolve().parents[1]
+    missing = [name for name in PROJECT_FILES + PROJECT_PACKAGES if not (root / name).exists()]
+    if missing:
+        raise BundleError(NO_SOURCE.format(root=root, missing=", ".join(missing)))
+    return root
+
+
+def build_wheel(root: Path, work: Path) -> Path:
+    """A wheel of the project at ``root``, built offline from a copy of its sources in ``work``."""
+    source = work / "source"
+    source.mkdir()
+    for name in PROJECT_FILES:
+        shutil.copyfile(root / name, source / name)
+    for name in PROJECT_PACKAGES:
+        shutil.copytree(root / name, source / name, ignore=IGNORED)
+    wheels = work / "wheels"
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                           "--quiet", "--wheel-dir", str(wheels), str(source)],
+                          cwd=work, capture_output=True, text=True,
+                          env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})  # same sources, same wheel
+    built = sorted(wheels.glob("attnkit-*.whl")) if wheels.is_dir() else []
+    if done.returncode != 0 or len(built) != 1:
+        raise WheelFailed(WHEEL_FAILED.format(output=(done.stderr or done.stdout).strip()[-2000:]))
+    return built[0]
+
+
+def build(output: Path, force: bool = False, timeout: float = 10.0, memory_mb: int = 2048) -> Bundle:
+    output = Path(output).absolute()
+    if output.suffix.lower() != ".zip":
+        raise BundleError(NOT_ZIP.format(path=output))
+    if output.exists() and not force:
+        raise BundleError(EXISTS.format(path=output))
+    root = project_root()
+    from attnkit import __version__
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp"))
+    try:
+        wheel = build_wheel(root, work)
+        bundle = work / "bundle"
+        (bundle / "wheels").mkdir(parents=True)
+        shutil.copyfile(wheel, bundle / "wheels" / wheel.name)
+        relative = f"wheels/{wheel.name}"
+        for name, text in (("setup.sh", scripts.setup_sh(__version__, relative)),
+                           ("run_autograder", scripts.run_autograder(timeout, memory_mb))):
+            (bundle / name).write_text(text, encoding="utf-8")
+            (bundle / name).chmod(0o755)
+        zipped = work / "autograder.zip"
+        write_zip(bundle, zipped)
+        zipped.replace(output)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return Bundle(output, wheel.name, output.stat().st_size)

@@ -1,0 +1,45 @@
+"""The two scripts Gradescope runs: ``setup.sh`` (once, as root, when it builds the image) and
+``run_autograder`` (once per submission, working directory /autograder).
+
+Both honour ``ATTNKIT_GRADESCOPE_ROOT`` (default ``/autograder``) so the bundle can be run in a
+folder laid out like Gradescope's; ``run_autograder`` also honours ``ATTNKIT_PYTHON`` (default
+the virtual environment ``setup.sh`` made).
+"""
+from __future__ import annotations
+
+from string import Template
+
+VENV = "attnkit-venv"
+
+SETUP_SH = Template('''#!/usr/bin/env bash
+# Gradescope runs this once, as root, while it builds the autograder image (see docs/gradescope.md).
+# It installs attnkit $version from the wheel in this zip, with numpy and the rest from PyPI.
+set -euo pipefail
+cd "$$(dirname "$$0")"
+ROOT="$${ATTNKIT_GRADESCOPE_ROOT:-/autograder}"
+if ! python3 -c 'import sys, ensurepip; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+  apt-get update
+  apt-get install -y python3 python3-venv python3-pip
+fi
+python3 -m venv "$$ROOT/$venv"
+"$$ROOT/$venv/bin/python" -m pip install --upgrade pip
+"$$ROOT/$venv/bin/python" -m pip install "./$wheel"
+"$$ROOT/$venv/bin/python" -c "import attnkit, grader, solutions, numpy; print('attnkit', attnkit.__version__, 'ready')"
+''')
+
+RUN_AUTOGRADER = Template('''#!/usr/bin/env bash
+# Gradescope runs this for every submission: it grades $$ROOT/submission with attnkit's sandboxed
+# grader (the code path of `attnkit grade`) and writes $$ROOT/results/results.json.
+set -euo pipefail
+ROOT="$${ATTNKIT_GRADESCOPE_ROOT:-/autograder}"
+PYTHON="$${ATTNKIT_PYTHON:-$$ROOT/$venv/bin/python}"
+exec "$$PYTHON" -m attnkit gradescope run --root "$$ROOT" --timeout $timeout --memory-mb $memory_mb
+''')
+
+
+def setup_sh(version: str, wheel: str) -> str:
+    return SETUP_SH.substitute(version=version, wheel=wheel, venv=VENV)
+
+
+def run_autograder(timeout: float, memory_mb: int) -> str:
+    return RUN_AUTOGRADER.substitute(timeout=f"{timeout:g}", memory_mb=int(memory_mb), venv=VENV)

@@ -1,0 +1,144 @@
+"""Write the student release's tree (see attnkit.release.build for what goes in and why)."""
+from __future__ import annotations
+
+import importlib
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader import curriculum
+from grader.runner import discover
+
+from . import generate, leaks
+from .build import ALWAYS_STUBBED, SHIPPED_VERBS, BuildFailed, Sources, copy_tree, dependencies, stub_exercises
+from .public import public_source
+from .record import module_surface, public_checks, record
+from .replay import Replay, Store
+from .verify import verify
+
+REPLAY_SOURCE = Path(__file__).with_name("replay.py")
+REPLACED_GRADER_MODULES = {"reference.py"}
+
+
+@dataclass(frozen=True)
+class Summary:
+    public_checks: int
+    public_points: float
+    hidden_names: set[str]
+    recorded_calls: int
+    recorded_bytes: int
+    unverified: tuple[str, ...] = ()  # checks the nudged replay could not walk to the end
+
+
+def assemble(tree: Path, sources: Sources) -> Summary:
+    """Write everything into the new folder ``tree``; raises BuildFailed when the recording falls short."""
+    tree.mkdir(parents=True)
+    specs = public_checks()
+    hidden = {spec.name for e in curriculum.ids() for spec in discover(e) if spec.visibility == "hidden"}
+    calls, unverified = write_recording(tree / "grader" / "recorded", sources, specs)
+    write_grader(tree / "grader", sources, hidden)
+    write_attnkit(tree / "attnkit", sources)
+    copy_tree(sources.quizzes, tree / "quizzes")
+    stub_exercises(sources, tree / "exercises")
+    requires_python, requires = dependencies()
+    from attnkit import __version__
+
+    (tree / "pyproject.toml").write_text(generate.pyproject(__version__, requires_python, requires), encoding="utf-8")
+    per_exercise = [(e.id, e.title, sum(s.points for s in specs if s.exercise == e.id),
+                     sum(s.exercise == e.id for s in specs)) for e in curriculum.exercises()]
+    hidden_points = sum(s.points for e in curriculum.ids() for s in discover(e) if s.visibility == "hidden")
+    verbs = tuple(p.name for p in (tree / "attnkit").iterdir() if (p / "__init__.py").is_file()
+                  and "not available in the student release" not in (p / "__init__.py").read_text(encoding="utf-8"))
+    (tree / "README.md").write_text(generate.readme(per_exercise, len(hidden), hidden_points, verbs), encoding="utf-8")
+    size = sum(p.stat().st_size for p in (tree / "grader" / "recorded").iterdir())
+    return Summary(len(specs), sum(s.points for s in specs), hidden, calls, size, unverified)
+
+
+def write_recording(folder: Path, sources: Sources, specs: list) -> tuple[int, tuple[str, ...]]:
+    """Record the public checks on the reference, verify the replay, write it.
+
+    Returns the number of recorded calls and the checks that failed on the nudged reference
+    (their path after the failure was not verified).
+    """
+    from grader.reference import reference
+    from grader.sandbox.inprocess import InProcessTransport, in_process
+
+    recorder, outcomes = record(lambda exercise: in_process(sources.solutions, exercise), reference(), specs)
+    failed = [o for o in outcomes if o.status != "passed"]
+    if failed:
+        raise BuildFailed("attnkit release: the reference solutions fail public checks, nothing to record:\n  "
+                          + "\n  ".join(f"{o.spec.exercise}.{o.spec.name}: {o.message[:300]}" for o in failed))
+    replay = Replay(Store.in_memory(recorder.index(), recorder.arrays), strict=True)
+    verdict = verify(replay, lambda exercise: InProcessTransport(sources.solutions, exercise), specs)
+    if verdict.misses:
+        raise BuildFailed(
+            "attnkit release: these public checks pass values computed from the student's results to `ref` or to "
+            "a mistake variant, which a recording cannot answer; make them give `ref` only the check's own inputs:\n  "
+            + "\n  ".join(f"{check}: {', '.join(calls[:3])}" for check, calls in sorted(verdict.misses.items())))
+    if verdict.failures:
+        raise BuildFailed("attnkit release: replayed, the reference fails public checks:\n  "
+                          + "\n  ".join(f"{o.spec.exercise}.{o.spec.name}: {o.message[:300]}" for o in verdict.failures))
+    Store.write(folder, recorder.index(), recorder.arrays)
+    return len(recorder.calls), tuple(f"{o.spec.exercise}.{o.spec.name}" for o in verdict.nudged_failures)
+
+
+def write_grader(target: Path, sources: Sources, hidden: set[str]) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    for path in sorted(sources.grader.iterdir()):
+        if path.is_file() and path.suffix in (".yaml", ".json"):
+            shutil.copyfile(path, target / path.name)
+        elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:
+            if not leaks.solution_imports(path.read_text(encoding="utf-8")):
+                shutil.copyfile(path, target / path.name)
+    (target / "reference.py").write_text(generate.REFERENCE_MODULE, encoding="utf-8")
+    shutil.copyfile(REPLAY_SOURCE, target / "replay.py")
+    copy_tree(sources.grader / "sandbox", target / "sandbox")
+    checks = target / "checks"
+    checks.mkdir()
+    for path in sorted((sources.grader / "checks").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if path.name.startswith("check_"):
+            names = {spec.name for spec in discover(path.stem.removeprefix("check_")) if spec.visibility == "hidden"}
+            text = public_source(text, names & hidden, str(path))
+        (checks / path.name).write_text(text, encoding="utf-8")
+    write_mistakes(target / "mistakes")
+
+
+def write_mistakes(target: Path) -> None:
+    target.mkdir()
+    names = []
+    for exercise in curriculum.ids():
+        name = f"grader.mistakes.{exercise}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+            continue
+        constants, functions = module_surface(module)
+        title = (module.__doc__ or f"Classic {exercise} mistakes.").strip().splitlines()[0]
+        (target / f"{exercise}.py").write_text(generate.mistakes_module(title, exercise, constants, functions),
+                                               encoding="utf-8")
+        names.append(exercise)
+    (target / "__init__.py").write_text(generate.mistakes_init(names), encoding="utf-8")
+
+
+def write_attnkit(target: Path, sources: Sources) -> None:
+    from attnkit.cli import DELEGATED
+
+    target.mkdir(parents=True)
+    for name in ("__init__.py", "__main__.py", "cli.py"):
+        shutil.copyfile(sources.attnkit / name, target / name)
+    present = {p.name for p in sources.attnkit.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))}
+    shipped = [verb for verb in SHIPPED_VERBS if verb in present]
+    for verb in shipped:
+        copy_tree(sources.attnkit / verb, target / verb)
+    for verb in sorted((present | set(DELEGATED) | set(ALWAYS_STUBBED)) - set(shipped)):
+        (target / verb).mkdir()
+        (target / verb / "__init__.py").write_text(generate.verb_stub(verb), encoding="utf-8")
+        module, _, function = DELEGATED.get(verb, ("",))[0].partition(":")
+        parts = module.split(".")
+        if len(parts) > 2 and parts[:2] == ["attnkit", verb]:  # the CLI enters through a submodule
+            entry = target.joinpath(*parts[1:]).with_suffix(".py")
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            entry.write_text(generate.verb_stub(verb, ("main", function or "main")), encoding="utf-8")

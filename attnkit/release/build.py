@@ -1,0 +1,152 @@
+"""Assemble the student release in a temporary folder, check it, then move it into place.
+
+What goes in (see docs/ARCHITECTURE.md and the student README this writes):
+
+* ``exercises/``: the stubs, generated from ``solutions/`` (attnkit.release.stubs);
+* ``grader/``: the project's grader, byte for byte, except: the check modules lose their
+  hidden checks (attnkit.release.public), ``reference.py`` and ``mistakes/`` are replaced by
+  replaying versions, ``replay.py`` and ``recorded/`` (the recording) are added, and a
+  top-level module that imports ``solutions`` is left out;
+* ``attnkit/``: the CLI with the verbs check, hint and quiz; the other verbs say they are
+  not available in the student release;
+* ``quizzes/``, ``README.md`` (for students), ``pyproject.toml`` (no solutions).
+
+Nothing is moved into place unless the recording replays every public check (attnkit.release.verify)
+and the scan finds no solution line, no hidden check name and no ``solutions`` import
+(attnkit.release.leaks).
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import leaks, stubs
+from .archive import write_zip
+
+SHIPPED_VERBS = ("check", "hint", "quiz", "watch")   # the students' verbs (shipped when the project has them)
+ALWAYS_STUBBED = ("demo", "grade")
+SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+
+NOT_EMPTY = "attnkit release: {path} is not empty; choose a new or empty folder, or pass --force to replace it"
+ZIP_EXISTS = "attnkit release: {path} already exists; pass --force to replace it"
+IN_SOURCE = ("attnkit release: {path} would overwrite or sit inside the attnkit sources in {root}; "
+             "choose another folder (e.g. dist/student)")
+NO_SOLUTIONS = ("attnkit release: the reference solutions are not importable ({error}); run it from the attnkit "
+                "source tree, where `pip install -e .` makes `solutions` importable")
+NOT_A_FOLDER = "attnkit release: {path} exists and is not a folder"
+
+
+class ReleaseError(Exception):
+    """A user error: nothing was written."""
+
+
+class BuildFailed(Exception):
+    """The release would be wrong (a leak, a check the recording cannot answer): nothing was written."""
+
+
+@dataclass(frozen=True)
+class Sources:
+    attnkit: Path
+    grader: Path
+    quizzes: Path
+    solutions: Path
+
+    @classmethod
+    def find(cls) -> "Sources":
+        try:
+            solutions = importlib.import_module("solutions")
+        except ImportError as error:
+            raise ReleaseError(NO_SOLUTIONS.format(error=error)) from None
+        paths = [Path(importlib.import_module(name).__file__).resolve().parent
+                 for name in ("attnkit", "grader", "quizzes")]
+        return cls(*paths, Path(solutions.__file__).resolve().parent)
+
+
+@dataclass(frozen=True)
+class Release:
+    folder: Path
+    archive: Path
+    files: int
+    public_checks: int
+    public_points: float
+    hidden_checks: int
+    recorded_calls: int
+    recorded_bytes: int
+    unverified: tuple[str, ...] = ()
+
+
+def check_target(out: Path, archive: Path, force: bool, sources: Sources) -> None:
+    """Refuse a target that would destroy something we did not write (see the messages)."""
+    resolved = out.resolve()
+    packages = {sources.attnkit, sources.grader, sources.quizzes, sources.solutions, sources.solutions.parent / "exercises"}
+    for package in packages:
+        if resolved == package or package in resolved.parents or resolved in package.parents:
+            raise ReleaseError(IN_SOURCE.format(path=out, root=package.parent))
+    if out.exists() and not out.is_dir():
+        raise ReleaseError(NOT_A_FOLDER.format(path=out))
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise ReleaseError(NOT_EMPTY.format(path=out))
+    if archive.exists() and not force:
+        raise ReleaseError(ZIP_EXISTS.format(path=archive))
+
+
+def build(out: Path, force: bool = False) -> Release:
+    """Write the release to ``out`` and ``out``.zip beside it (see the module docstring)."""
+    from .assemble import assemble
+
+    sources = Sources.find()
+    out = Path(out).absolute()
+    archive = out.with_name(out.name + ".zip")
+    check_target(out, archive, force, sources)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
+    try:
+        tree = staging / out.name
+        summary = assemble(tree, sources)
+        found = leaks.scan(tree, leaks.solution_lines(sources.solutions), summary.hidden_names)
+        if found:
+            raise BuildFailed("attnkit release: the release would give away what students must not see:\n  "
+                              + "\n  ".join(str(leak) for leak in found[:20]))
+        zipped = staging / "release.zip"
+        write_zip(tree, zipped, top=out.name)
+        _install(tree, out)
+        zipped.replace(archive)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return Release(out, archive, len(leaks.files(out)), summary.public_checks, summary.public_points,
+                   len(summary.hidden_names), summary.recorded_calls, summary.recorded_bytes, summary.unverified)
+
+
+def _install(tree: Path, out: Path) -> None:
+    """Put ``tree`` at ``out``: a rename, with any old ``out`` moved aside first and removed after."""
+    old = None
+    if out.exists():
+        old = out.with_name(f".{out.name}.old-{tree.parent.name}")
+        out.rename(old)
+    tree.rename(out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def dependencies() -> tuple[str, list[str]]:
+    """(requires-python, runtime dependencies) of the installed attnkit distribution."""
+    try:
+        meta = importlib.metadata.metadata("attnkit")
+        requires = importlib.metadata.requires("attnkit") or []
+    except importlib.metadata.PackageNotFoundError:
+        return ">=3.10", ["numpy>=1.24", "pyyaml>=6.0", "pytest>=7.4", "jsonschema>=4.18", "platformdirs>=3.0"]
+    return meta.get("Requires-Python", ">=3.10"), [r for r in requires if "extra ==" not in r]
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    shutil.copytree(source, target, ignore=SKIPPED)
+
+
+def stub_exercises(sources: Sources, target: Path) -> None:
+    target.mkdir(parents=True)
+    for name, text in stubs.generate(sources.solutions).items():
+        (target / name).write_text(text, encoding="utf-8")

@@ -1,0 +1,326 @@
+"""Recorded reference values, replayed: ``ref`` and the mistake diagnosis of the student release.
+
+The student release ships neither the reference solutions nor the classic-mistake variants
+(both are correct implementations in disguise). ``attnkit release`` runs every public check
+against the reference once, records what every reference call and every mistake candidate
+returned, and ships the values beside the checks::
+
+    grader/recorded/reference.npz    the arrays, named by content hash (loaded with allow_pickle=False)
+    grader/recorded/reference.json   the index: call key -> what came back, as a JSON tree
+
+A call's key is the sha256 of the JSON of ``[space, module, function, args, kwargs]`` where
+an array is its dtype, shape and a sha256 of dtype, shape and bytes; a float is
+``float.hex()``; lists and tuples are told apart; keyword arguments are sorted by name. The
+checks' inputs come from ``rng`` (seeded by the check's name) and the document values, so the
+same check makes the same calls on a student's machine. A call whose exact key is missing
+(a last-bit difference of a matrix product on another CPU) falls back to a recorded call of
+the same function with the same shapes whose arrays are equal within a tight tolerance.
+
+This file is self-contained (numpy and the standard library; ``grader.compare.Mistake`` only
+when mistakes are replayed): the release copies it to ``grader/replay.py``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import zipfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+FORMAT = 1
+RECORDED = "recorded"                  # folder beside this file in the release
+INDEX_NAME, ARRAYS_NAME = "reference.json", "reference.npz"
+NEAR_LIMIT = 1 << 16                   # a call's argument arrays are kept for near matches up to this many elements
+NEAR_TOLERANCE = {"f8": (1e-9, 1e-12), "f4": (1e-5, 1e-6), "f2": (1e-2, 1e-3)}
+MISS = ("the student release has no recorded reference value for {call} (recorded with numpy {numpy}); "
+        "rebuild the release with `attnkit release`, or report it to your instructor")
+
+
+class Unkeyable(TypeError):
+    """A value that cannot be part of a recorded call (an object, a function...)."""
+
+
+class ReplayMiss(LookupError):
+    """A call that was never recorded."""
+
+
+class Undefined(Exception):
+    """A mistake candidate that was undefined for its input when it was recorded."""
+
+
+def array_digest(array: np.ndarray) -> str:
+    """sha256 of an array's dtype, shape and C-order bytes (40 hex digits)."""
+    digest = hashlib.sha256(f"{array.dtype.str}|{tuple(array.shape)}|".encode())
+    digest.update(array.tobytes())
+    return digest.hexdigest()[:40]
+
+
+def canonical(value: Any, arrays: dict | None = None) -> dict:
+    """A JSON tree for ``value``; arrays are named by digest (and copied into ``arrays`` when given)."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            raise Unkeyable("an object array cannot be recorded")
+        digest = array_digest(value)
+        if arrays is not None and digest not in arrays:
+            arrays[digest] = np.array(value, copy=True)
+        return {"t": "array", "dtype": value.dtype.str, "shape": list(value.shape), "h": digest}
+    if isinstance(value, np.generic):
+        return dict(canonical(np.asarray(value), arrays), t="scalar")
+    if value is None:
+        return {"t": "none"}
+    if isinstance(value, bool):
+        return {"t": "bool", "v": value}
+    if isinstance(value, int):
+        return {"t": "int", "v": str(value)}
+    if isinstance(value, float):
+        return {"t": "float", "v": value.hex()}
+    if isinstance(value, str):
+        return {"t": "str", "v": value}
+    if isinstance(value, (list, tuple)):
+        return {"t": type(value).__name__, "items": [canonical(v, arrays) for v in value]}
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {"t": "dict", "items": [[k, canonical(value[k], arrays)] for k in sorted(value)]}
+    raise Unkeyable(f"a {type(value).__name__} cannot be recorded")
+
+
+def decode(tree: dict, fetch: Callable[[str], np.ndarray]) -> Any:
+    """The value a :func:`canonical` tree stands for (arrays from ``fetch(digest)``)."""
+    kind = tree["t"]
+    if kind == "array":
+        return fetch(tree["h"])
+    if kind == "scalar":
+        return fetch(tree["h"])[()]
+    if kind == "none":
+        return None
+    if kind in ("bool", "str"):
+        return tree["v"]
+    if kind == "int":
+        return int(tree["v"])
+    if kind == "float":
+        return float.fromhex(tree["v"])
+    if kind == "list":
+        return [decode(v, fetch) for v in tree["items"]]
+    if kind == "tuple":
+        return tuple(decode(v, fetch) for v in tree["items"])
+    if kind == "dict":
+        return {k: decode(v, fetch) for k, v in tree["items"]}
+    raise ValueError(f"unknown node {kind!r} in the recorded reference")
+
+
+def call_key(space: str, module: str, function: str, args: tuple, kwargs: dict,
+             arrays: dict | None = None) -> tuple[str, list]:
+    """(key, tree) of one call: ``space`` is "ref" or "mistakes"."""
+    tree = [space, module, function, canonical(tuple(args), arrays), canonical(dict(kwargs), arrays)]
+    text = json.dumps(tree, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32], tree
+
+
+def shapes_only(node: Any) -> Any:
+    """A call tree without the array digests: calls that differ only in array values share it."""
+    if isinstance(node, dict):
+        return {k: shapes_only(v) for k, v in node.items() if k != "h"}
+    if isinstance(node, list):
+        return [shapes_only(v) for v in node]
+    return node
+
+
+def describe_call(tree: list) -> str:
+    """``softmax.softmax(array (3, 4) float32, axis=0)`` for a message."""
+    def show(node):
+        kind = node["t"]
+        if kind in ("array", "scalar"):
+            return f"array {tuple(node['shape'])} {np.dtype(node['dtype']).name}"
+        if kind in ("list", "tuple"):
+            return f"{kind} of {len(node['items'])}"
+        return "None" if kind == "none" else str(float.fromhex(node["v"]) if kind == "float" else node["v"])
+
+    _, module, function, args, kwargs = tree
+    shown = [show(a) for a in args["items"]] + [f"{k}={show(v)}" for k, v in kwargs["items"]]
+    return f"{module}.{function}({', '.join(shown)})"
+
+
+class Store:
+    """The recorded index and arrays of one release."""
+
+    def __init__(self, index: dict, load: Callable[[str], np.ndarray]):
+        if index.get("format") != FORMAT:
+            raise ValueError(f"recorded reference format {index.get('format')!r}; this grader reads format {FORMAT}")
+        self.index = index
+        self._load = load
+        self._cache: dict[str, np.ndarray] = {}
+
+    @classmethod
+    def load(cls, folder: Path) -> "Store":
+        index = json.loads((Path(folder) / INDEX_NAME).read_text(encoding="utf-8"))
+        arrays = np.load(Path(folder) / ARRAYS_NAME, allow_pickle=False)
+        return cls(index, lambda digest: arrays[digest])
+
+    @classmethod
+    def in_memory(cls, index: dict, arrays: dict) -> "Store":
+        return cls(index, arrays.__getitem__)
+
+    def fetch(self, digest: str) -> np.ndarray:
+        """A fresh, writable copy of one recorded array."""
+        if digest not in self._cache:
+            self._cache[digest] = np.asarray(self._load(digest))
+        return self._cache[digest].copy()
+
+    @staticmethod
+    def write(folder: Path, index: dict, arrays: dict) -> None:
+        """Write the index and the arrays into ``folder`` (each atomically: a temp file, then rename)."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, dump in ((ARRAYS_NAME, lambda h: _write_npz(h, arrays)),
+                           (INDEX_NAME, lambda h: h.write(json.dumps(index, sort_keys=True, indent=0).encode()))):
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    dump(handle)
+                os.chmod(tmp, 0o644)
+                os.replace(tmp, folder / name)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+
+
+def _write_npz(handle, arrays: dict) -> None:
+    """``np.savez_compressed``, but deterministic (sorted members, fixed timestamps): same arrays, same bytes."""
+    with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+        for name in sorted(arrays):
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with zipped.open(info, "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(arrays[name]), allow_pickle=False)
+
+
+class Replay:
+    """Answers recorded calls; ``strict`` turns off near matches (the release build uses it)."""
+
+    def __init__(self, store: Store, strict: bool = False):
+        self.store = store
+        self.strict = strict
+        self.misses: list[str] = []
+        self._groups: dict[str, list[str]] | None = None
+
+    # -- lookup ---------------------------------------------------------------------
+    def lookup(self, space: str, module: str, function: str, args: tuple, kwargs: dict) -> dict:
+        actual: dict = {}
+        key, tree = call_key(space, module, function, args, kwargs, actual)
+        entry = self.store.index["calls"].get(key)
+        if entry is None and not self.strict:
+            entry = self._near(tree, actual)
+        if entry is None:
+            call = describe_call(tree)
+            self.misses.append(f"{space}: {call}")
+            raise ReplayMiss(MISS.format(call=call, numpy=self.store.index.get("numpy", "?")))
+        return entry["result"]
+
+    def _near(self, tree: list, actual: dict) -> dict | None:
+        if self._groups is None:
+            self._groups = {}
+            for key, entry in self.store.index["calls"].items():
+                if entry.get("near"):
+                    self._groups.setdefault(json.dumps(shapes_only(entry["args"]), sort_keys=True), []).append(key)
+        for key in self._groups.get(json.dumps(shapes_only(tree), sort_keys=True), ()):
+            entry = self.store.index["calls"][key]
+            if self._close(entry["args"], tree, actual):
+                return entry
+        return None
+
+    def _close(self, recorded: Any, wanted: Any, actual: dict) -> bool:
+        if isinstance(recorded, dict) and recorded.get("t") in ("array", "scalar"):
+            if recorded["h"] == wanted["h"]:
+                return True
+            tolerance = NEAR_TOLERANCE.get(np.dtype(recorded["dtype"]).str[1:])
+            if tolerance is None:
+                return False
+            rtol, atol = tolerance
+            return bool(np.allclose(self.store.fetch(recorded["h"]), actual[wanted["h"]], rtol=rtol, atol=atol,
+                                    equal_nan=True))
+        if isinstance(recorded, dict):
+            return recorded.keys() == wanted.keys() and all(self._close(recorded[k], wanted[k], actual) for k in recorded)
+        if isinstance(recorded, list):
+            return len(recorded) == len(wanted) and all(self._close(r, w, actual) for r, w in zip(recorded, wanted))
+        return recorded == wanted
+
+    def value(self, tree: dict) -> Any:
+        return decode(tree, self.store.fetch)
+
+    # -- what the checks see ------------------------------------------------------------
+    def call_reference(self, module: str, function: str, args: tuple, kwargs: dict) -> Any:
+        return self.value(self.lookup("ref", module, function, args, kwargs)["value"])
+
+    def reference(self) -> "ReplayedReference":
+        return ReplayedReference(self)
+
+    def mistake_function(self, module: str, function: str) -> Callable:
+        """The replayed ``grader.mistakes.<module>.<function>``."""
+        kind = self.store.index["functions"].get(f"mistakes:{module}.{function}",
+                                                 "candidates" if function.endswith("candidates") else "value")
+
+        def replayed(*args, **kwargs):
+            try:
+                result = self.lookup("mistakes", module, function, args, kwargs)
+            except ReplayMiss:
+                if kind == "candidates":
+                    return []  # no diagnosis for this call, never a grader error
+                raise
+            return self._mistake_result(result)
+
+        replayed.__name__ = replayed.__qualname__ = function
+        replayed.__doc__ = f"``{module}.{function}`` of grader.mistakes, replayed from the recorded outputs."
+        return replayed
+
+    def _mistake_result(self, result: dict) -> Any:
+        if result["kind"] == "raises":
+            raise Undefined(result.get("error", "undefined"))
+        if result["kind"] == "value":
+            return self.value(result["value"])
+        from grader.compare import Mistake
+
+        pairs = []
+        for item in result["items"]:
+            mistake = Mistake(*item["mistake"])
+            if item.get("undefined"):
+                pairs.append((mistake, _undefined))
+            else:
+                pairs.append((mistake, lambda tree=item["value"]: self.value(tree)))
+        return pairs
+
+
+def _undefined():
+    raise Undefined("this mistake is undefined for this input")
+
+
+class ReplayedReference:
+    """The ``ref`` fixture: ``ref.softmax.softmax(x)`` answers from the recording."""
+
+    def __init__(self, replay: Replay):
+        self._replay = replay
+
+    def __getattr__(self, module: str) -> "ReplayedModule":
+        if module.startswith("_"):
+            raise AttributeError(module)
+        return ReplayedModule(self._replay, module)
+
+
+class ReplayedModule:
+    def __init__(self, replay: Replay, module: str):
+        self._replay, self._module = replay, module
+
+    def __getattr__(self, function: str) -> Callable:
+        if function.startswith("_"):
+            raise AttributeError(function)
+        replay, module = self._replay, self._module
+        return lambda *args, **kwargs: replay.call_reference(module, function, args, kwargs)
+
+
+@lru_cache(maxsize=1)
+def installed() -> Replay:
+    """The replay of the recording shipped beside this file (in the student release)."""
+    return Replay(Store.load(Path(__file__).resolve().parent / RECORDED))

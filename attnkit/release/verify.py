@@ -1,0 +1,93 @@
+"""Check a recording before it ships: every public check must run on replayed values alone.
+
+Two runs, both with a strict replay (exact keys only) and every lazy mistake candidate forced:
+
+* the reference implementation: every public check must pass, with no lookup miss;
+* the reference with every float it returns nudged by a relative 1e-12 (1e-6 for float32):
+  within every tolerance, so the checks still pass and walk their whole path, but any value
+  computed from the student's results has new bytes. A lookup miss here is a check that
+  hands ``ref`` (or a mistake) something derived from the student's results: the recording
+  cannot answer that for a real student, so the build refuses it.
+"""
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from grader.sandbox.proxy import Implementation
+
+from .record import Outcome, checks_using, module_surface, run_check
+from .replay import Replay
+
+NUDGE = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-6, np.dtype(np.float16): 1e-3}
+
+
+@dataclass
+class Verdict:
+    """What the two replayed runs found."""
+
+    failures: list[Outcome] = field(default_factory=list)            # reference run: not passed
+    misses: dict[str, list[str]] = field(default_factory=dict)       # "exercise.check" -> calls not recorded
+    nudged_failures: list[Outcome] = field(default_factory=list)     # nudged run: not passed (informative)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.misses
+
+
+class ReplayedMistakes:
+    """A ``grader.mistakes`` module as the release ships it: constants, and replayed functions."""
+
+    def __init__(self, replay: Replay, module: types.ModuleType):
+        name = module.__name__.rsplit(".", 1)[1]
+        constants, functions = module_surface(module)
+        self.__dict__.update(constants)
+        self.__dict__.update({f: replay.mistake_function(name, f) for f in functions})
+
+    def __getattr__(self, name: str):
+        raise AttributeError(f"{name}: not in the student release's mistakes module")
+
+
+def nudge(value: Any) -> Any:
+    """``value`` with every float array scaled by (1 + a tolerance-safe epsilon)."""
+    if isinstance(value, np.ndarray) and value.dtype in NUDGE:
+        return (value * value.dtype.type(1 + NUDGE[value.dtype])).astype(value.dtype)
+    if isinstance(value, tuple):
+        return tuple(nudge(v) for v in value)
+    if isinstance(value, list):
+        return [nudge(v) for v in value]
+    return value
+
+
+class NudgingTransport:
+    """Wraps a trusted transport; what comes back is nudged."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.exercise = inner.exercise
+
+    def request(self, *args, **kwargs):
+        return nudge(self.inner.request(*args, **kwargs))
+
+
+def verify(replay: Replay, make_transport: Callable[[str], Any], specs: list) -> Verdict:
+    """Run ``specs`` twice on replayed values (see the module docstring)."""
+    verdict = Verdict()
+    ref = replay.reference()
+    with checks_using(lambda module: ReplayedMistakes(replay, module), force=True):
+        for nudged in (False, True):
+            for spec in specs:
+                transport = make_transport(spec.exercise)
+                impl = Implementation(NudgingTransport(transport) if nudged else transport)
+                replay.misses.clear()
+                outcome = run_check(spec, impl, ref)
+                if replay.misses:
+                    verdict.misses.setdefault(f"{spec.exercise}.{spec.name}", []).extend(
+                        m for m in replay.misses if m not in verdict.misses.get(f"{spec.exercise}.{spec.name}", []))
+                if outcome.status != "passed":
+                    (verdict.nudged_failures if nudged else verdict.failures).append(outcome)
+    replay.misses.clear()
+    return verdict

@@ -1,0 +1,181 @@
+"""``attnkit gradescope build``: the zip, unpacked into a folder laid out like Gradescope's
+(``source/``, ``submission/``, ``results/``, ``run_autograder``), grades a submission with the
+bundled wheel and writes a results.json that validates against the documented format.
+
+setup.sh's pip install is not run (no network in tests); the bundled wheel is installed with
+``pip install --no-deps --target`` and ``run_autograder`` runs on this venv's Python with it first
+on PYTHONPATH, so the code that grades is the code in the zip.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from attnkit.gradescope import build as bundle_build
+from attnkit.gradescope import main
+from attnkit.gradescope.run import SCHEMA_PATH, lone_zip, run
+
+REPO = Path(__file__).resolve().parents[2]
+SOLUTIONS, EXERCISES = REPO / "solutions", REPO / "exercises"
+SCHEMA = json.loads(SCHEMA_PATH.read_text())
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    """(the zip, a folder where its wheel is installed)."""
+    folder = tmp_path_factory.mktemp("gradescope")
+    archive = folder / "autograder.zip"
+    assert main(["build", "-o", str(archive), "--timeout", "20"]) == 0
+    with zipfile.ZipFile(archive) as zipped:
+        (wheel,) = [n for n in zipped.namelist() if n.endswith(".whl")]
+        zipped.extract(wheel, folder)
+    site = folder / "site"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--target",
+                           str(site), str(folder / wheel)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return archive, site
+
+
+def gradescope_root(tmp_path: Path, archive: Path, modules: dict[str, str]) -> Path:
+    """A folder laid out like /autograder, with the student's files in submission/."""
+    root = tmp_path / "autograder"
+    for name in ("source", "submission", "results"):
+        (root / name).mkdir(parents=True)
+    with zipfile.ZipFile(archive) as zipped:
+        zipped.extractall(root / "source")
+        for info in zipped.infolist():  # zipfile does not restore permissions
+            os.chmod(root / "source" / info.filename, info.external_attr >> 16 & 0o777)
+    shutil.copyfile(root / "source" / "run_autograder", root / "run_autograder")  # as Gradescope's image build does
+    os.chmod(root / "run_autograder", 0o755)
+    for name, text in modules.items():
+        (root / "submission" / name).write_text(text)
+    return root
+
+
+def run_autograder(root: Path, site: Path) -> tuple[subprocess.CompletedProcess, dict]:
+    env = {"PATH": os.environ["PATH"], "ATTNKIT_GRADESCOPE_ROOT": str(root), "ATTNKIT_PYTHON": sys.executable,
+           "PYTHONPATH": str(site), "HOME": str(root)}
+    done = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=300)
+    results = root / "results" / "results.json"
+    return done, json.loads(results.read_text()) if results.is_file() else {}
+
+
+def modules_of(folder: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in folder.glob("*.py")}
+
+
+@pytest.mark.slow
+def test_zip_layout(bundle):
+    archive, site = bundle
+    with zipfile.ZipFile(archive) as zipped:
+        names = zipped.namelist()
+        modes = {info.filename: info.external_attr >> 16 for info in zipped.infolist()}
+        setup = zipped.read("setup.sh").decode()
+    assert {"setup.sh", "run_autograder"} <= set(names)  # at the root of the zip, as Gradescope requires
+    assert all(modes[name] & stat.S_IXUSR for name in ("setup.sh", "run_autograder"))
+    (wheel,) = [n for n in names if n.endswith(".whl")]
+    assert f'pip install "./{wheel}"' in setup
+    assert subprocess.run(["bash", "-n", "-c", setup]).returncode == 0
+    assert (site / "solutions" / "attention.py").is_file() and (site / "grader" / "checks" / "check_masking.py").is_file()
+    assert (site / "attnkit" / "gradescope" / "results_schema.json").is_file()
+
+
+@pytest.mark.slow
+def test_reference_solutions_score_100(bundle, tmp_path):
+    archive, site = bundle
+    root = gradescope_root(tmp_path, archive, modules_of(SOLUTIONS))
+    done, results = run_autograder(root, site)
+    assert done.returncode == 0, done.stdout + done.stderr
+    jsonschema.validate(results, SCHEMA)
+    assert results["score"] == 100
+    assert sum(t["max_score"] for t in results["tests"]) == 100
+    assert {t["status"] for t in results["tests"]} == {"passed"}
+    assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}  # hidden checks after grades
+    assert "attnkit gradescope run: 100/100" in done.stdout  # Gradescope's stdout log, for instructors
+    probe = subprocess.run([sys.executable, "-c", "import attnkit; print(attnkit.__file__)"],
+                           env={"PYTHONPATH": str(site), "PATH": os.environ["PATH"]}, cwd=root, capture_output=True, text=True)
+    assert probe.stdout.startswith(str(site))  # the bundled code graded, not the working tree
+
+
+@pytest.mark.slow
+def test_untouched_stubs_and_a_syntax_error_score_0(bundle, tmp_path):
+    archive, site = bundle
+    modules = modules_of(EXERCISES)
+    modules["softmax.py"] = "import numpy as np\n\ndef softmax(x, axis=-1:\n    return x\n"
+    root = gradescope_root(tmp_path, archive, modules)
+    done, results = run_autograder(root, site)
+    assert done.returncode == 0, done.stdout + done.stderr
+    jsonschema.validate(results, SCHEMA)
+    assert results["score"] == 0
+    softmax = [t for t in results["tests"] if t["name"].startswith("softmax:")]
+    assert softmax and all("SyntaxError" in t["output"] for t in softmax)
+    others = [t for t in results["tests"] if t["name"].startswith("masking:")]
+    assert others and all(t["output"].startswith("not implemented yet") for t in others)
+    assert {t["status"] for t in results["tests"]} == {"failed"}
+
+
+def test_a_symlink_submission_is_refused_with_zero(tmp_path):
+    """The same refusal as ``attnkit grade``: a link to a solution file scores 0, with the reason."""
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    (root / "submission" / "softmax.py").symlink_to(SOLUTIONS / "softmax.py")
+    log = io.StringIO()
+    assert run(root, timeout=5, out=log) == 0, log.getvalue()
+    results = json.loads((root / "results" / "results.json").read_text())
+    jsonschema.validate(results, SCHEMA)
+    assert results["score"] == 0 and "symbolic link" in results["output"]
+
+
+def test_a_zip_gradescope_left_packed_is_graded_as_a_zip(tmp_path):
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    assert lone_zip(submission) is None
+    (submission / "work.zip").write_bytes(b"PK")
+    assert lone_zip(submission) == submission / "work.zip"
+    (submission / "softmax.py").write_text("")
+    assert lone_zip(submission) is None  # unpacked files win
+
+
+def test_no_submission_folder_writes_nothing(tmp_path, capsys):
+    assert main(["run", "--root", str(tmp_path)]) == 2
+    assert "no submission folder" in capsys.readouterr().out
+    assert not (tmp_path / "results").exists()
+
+
+def test_build_refuses_to_overwrite_and_non_zip_names(tmp_path, capsys):
+    existing = tmp_path / "autograder.zip"
+    existing.write_bytes(b"old")
+    assert main(["build", "-o", str(existing)]) == 2
+    assert capsys.readouterr().err.strip() == bundle_build.EXISTS.format(path=existing)
+    assert existing.read_bytes() == b"old"
+    assert main(["build", "-o", str(tmp_path / "autograder.tar")]) == 2
+    assert "Gradescope takes a .zip" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["autograder.zip"]
+
+
+def test_the_schema_is_the_documented_format():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    good = {"score": 44.0, "execution_time": 136, "output": "x", "output_format": "simple_format",
+            "visibility": "after_due_date", "stdout_visibility": "visible", "extra_data": {},
+            "tests": [{"score": 2.0, "max_score": 2.0, "status": "passed", "name": "n", "name_format": "text",
+                       "number": "1.1", "output": "o", "output_format": "text", "tags": ["t"],
+                       "visibility": "visible", "extra_data": {}}],
+            "leaderboard": [{"name": "Accuracy", "value": 0.926}, {"name": "Time", "value": 15.1, "order": "asc"}]}
+    jsonschema.validate(good, SCHEMA)
+    jsonschema.validate({"tests": [{"score": 1}]}, SCHEMA)  # score on every test instead of the top level
+    for bad in ({"output": "no score anywhere"}, {"score": 1, "visibility": "students"},
+                {"score": 1, "tests": [{"score": 1, "status": "ok"}]}, {"score": "100"},
+                {"score": 1, "tests": [{"score": 1, "max_points": 1}]}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, SCHEMA)

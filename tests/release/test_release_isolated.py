@@ -1,0 +1,115 @@
+"""The release works on its own: run in ``python -I -S`` with only the release and the dependencies on
+``sys.path`` (``solutions`` cannot be imported), its checks score the stubs 0 and the reference full
+marks, and every classic mistake is diagnosed exactly as the project's grader diagnoses it."""
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from attnkit.release.generate import NOT_AVAILABLE
+from grader import curriculum
+from grader.runner import NOT_IMPLEMENTED_MESSAGE, discover, run_exercise
+from grader.sandbox.inprocess import in_process
+
+from releasekit import CLI, REPO, SOLUTIONS, copy_modules, grade_in_release, isolated
+
+pytestmark = pytest.mark.slow
+
+PUBLIC = {(e, s.name): s.points for e in curriculum.ids() for s in discover(e) if s.visibility != "hidden"}
+
+
+def load_patches():
+    spec = importlib.util.spec_from_file_location("attnkit_mistake_patches", REPO / "tests/grader/mistake_patches.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.PATCHES
+
+
+def test_stubs_score_zero_and_the_reference_full_marks(release, tmp_path):
+    stubs, reference = grade_in_release(release, [(release / "exercises", []), (SOLUTIONS, [])], tmp_path)
+    assert {(row[0], row[1]) for row in stubs} == set(PUBLIC)
+    for exercise, name, status, points, _, _, message in stubs:
+        assert (status, points) == ("not_implemented", 0), (name, status, message)
+        assert message.startswith(NOT_IMPLEMENTED_MESSAGE)
+    assert [(row[1], row[2]) for row in reference if row[2] != "passed"] == []
+    assert sum(row[3] for row in reference) == sum(PUBLIC.values()) == 93
+
+
+def test_every_classic_mistake_is_diagnosed_as_by_the_projects_grader(release, tmp_path):
+    jobs, expected = [], []
+    for number, (mistake, exercise, module, old, new) in enumerate(load_patches()):
+        folder = copy_modules(SOLUTIONS, tmp_path / f"patch{number}")
+        source = (folder / f"{module}.py").read_text()
+        assert source.count(old) == 1, mistake
+        (folder / f"{module}.py").write_text(source.replace(old, new))
+        jobs.append((folder, [exercise]))
+        truth = run_exercise(exercise, lambda e: in_process(folder, e), visibility="visible")
+        expected.append([(c.name, c.status, c.points, c.mistake) for c in truth.checks])
+    got = grade_in_release(release, jobs, tmp_path)
+    for (mistake, *_), rows, truth in zip(load_patches(), got, expected):
+        assert [(r[1], r[2], r[3], r[5]) for r in rows] == truth, mistake
+        assert "grader_error" not in {r[2] for r in rows}
+    diagnosed = {r[5] for rows in got for r in rows}
+    assert {"attention_no_scale", "apply_mask_large_negative", "tiled_no_causal_mask"} <= diagnosed
+
+
+def test_attnkit_check_in_the_release(release, tmp_path):
+    done = isolated(release, CLI, "check", "--impl", "exercises")
+    assert done.returncode == 1, done.stderr
+    assert "0/93" in done.stdout and "not implemented yet" in done.stdout
+    student = copy_modules(SOLUTIONS, tmp_path / "mine")
+    source = (student / "attention.py").read_text()
+    (student / "attention.py").write_text(source.replace("scores = scores * (1.0 / math.sqrt(d_k))", "scores = scores"))
+    done = isolated(release, CLI, "check", "attention", "--impl", str(student))
+    assert done.returncode == 1
+    assert "looks like the scores were not divided by sqrt(d_k)" in done.stdout
+    shutil.copyfile(SOLUTIONS / "attention.py", student / "attention.py")
+    done = isolated(release, CLI, "check", "--impl", str(student))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "93/93" in done.stdout
+
+
+def test_hint_quiz_and_the_verbs_that_are_not_there(release, tmp_path):
+    home = {"ATTNKIT_HOME": str(tmp_path / "home")}
+    done = isolated(release, CLI, "hint", "softmax", env=home)
+    assert done.returncode == 0 and "hint 1/" in done.stdout
+    answers = tmp_path / "answers.txt"
+    answers.write_text("a\n1\nb\n0.5\n" * 3)
+    done = isolated(release, CLI, "quiz", "-n", "6", "--seed", "4", "--answers", str(answers), env=home)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert isolated(release, CLI, "quiz", "validate", env=home).returncode == 0
+    for argv in (["grade", "class", "--out", "results"], ["release", "out"], ["gradescope", "build", "-o", "a.zip"]):
+        done = isolated(release, CLI, *argv)
+        assert done.returncode == 2
+        assert done.stderr.strip() == NOT_AVAILABLE.format(verb=argv[0])
+
+
+def test_pytest_impl_in_the_release(release):
+    code = CLI.replace("from attnkit.cli import main\nsys.exit(main(sys.argv[1:]))",
+                       "import pytest\nsys.exit(pytest.main(sys.argv[1:]))")
+    done = isolated(release, code, "--impl", str(SOLUTIONS), "-q", "-p", "no:cacheprovider")
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "attnkit score: 93 / 93 points" in done.stdout
+
+
+def test_the_release_installs_without_the_solutions(release, tmp_path):
+    source = tmp_path / "source"
+    shutil.copytree(release, source)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                           "--quiet", "--wheel-dir", str(tmp_path / "wheels"), str(source)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (wheel,) = (tmp_path / "wheels").glob("attnkit-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "grader/recorded/reference.npz" in names and "grader/recorded/reference.json" in names
+    assert "grader/curriculum.yaml" in names and "quizzes/softmax.yaml" in names
+    assert not [n for n in names if n.startswith(("solutions/", "exercises/"))]
+    replayed = zipfile.ZipFile(wheel).read("grader/mistakes/attention.py").decode()
+    assert "installed().mistake_function('attention', 'candidates')" in replayed and "def variant" not in replayed
+    assert any(n.endswith("entry_points.txt") for n in names)

@@ -1,0 +1,120 @@
+"""Record/replay: canonical call keys, the store, near matches, and the build-time detector of checks
+that feed the student's results to ``ref``."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnkit.release.record import Recorder, record
+from attnkit.release.replay import MISS, Replay, ReplayMiss, Store, call_key, decode
+from attnkit.release.verify import verify
+from grader.checks.marks import check
+from grader.compare import expect_close
+from grader.mistakes import softmax as softmax_mistakes
+from grader.reference import reference
+from grader.checks.common import normal
+from grader.runner import CheckSpec, discover, seed_for
+from grader.sandbox.inprocess import InProcessTransport, in_process
+
+from releasekit import SOLUTIONS
+
+
+def key(*args, **kwargs):
+    return call_key("ref", "softmax", "softmax", args, kwargs)[0]
+
+
+def test_keys_are_canonical():
+    x = np.arange(6.0).reshape(2, 3)
+    assert key(x, axis=0) == key(x.copy(), axis=0) == key(np.asfortranarray(x), axis=0)
+    assert key(x, axis=0) != key(x, axis=1) != key(x)
+    assert key(x) != key(x.astype(np.float32)) != key(x.reshape(3, 2))
+    assert key([1.0, 2.0]) != key((1.0, 2.0)) != key(np.array([1.0, 2.0]))
+    assert key(0.0) != key(-0.0) and key(1) != key(1.0) != key(True)
+    assert call_key("ref", "a", "f", (), {"p": 1, "q": 2})[0] == call_key("ref", "a", "f", (), {"q": 2, "p": 1})[0]
+    changed = x.copy()
+    changed[1, 2] = np.nextafter(changed[1, 2], 10)
+    assert key(changed) != key(x)
+
+
+def store_of(recorder: Recorder, tmp_path) -> Store:
+    Store.write(tmp_path, recorder.index(), recorder.arrays)
+    return Store.load(tmp_path)
+
+
+def test_store_round_trip_through_files(tmp_path):
+    recorder = Recorder()
+    values = (np.ones((2, 3), np.float32), [None, 1.5, -np.inf, "s", True], np.float64(2.5), {"k": np.arange(3)})
+    k, tree, inputs = recorder.key("ref", "m", "f", (np.zeros(2),), {})
+    recorder.add(k, tree, inputs, {"kind": "value", "value": recorder.node(values)})
+    store = store_of(recorder, tmp_path)
+    got = decode(store.index["calls"][k]["result"]["value"], store.fetch)
+    assert got[0].dtype == np.float32 and np.array_equal(got[0], values[0])
+    assert got[1] == [None, 1.5, -np.inf, "s", True] and type(got[2]) is np.float64 and got[2] == 2.5
+    assert np.array_equal(got[3]["k"], np.arange(3))
+    got[0][0, 0] = 7  # a fresh copy each time: the recording cannot be changed by a check
+    assert decode(store.index["calls"][k]["result"]["value"], store.fetch)[0][0, 0] == 1
+
+
+def test_near_matches_only_when_not_strict(tmp_path):
+    recorder = Recorder()
+    x = np.linspace(-2, 2, 12).reshape(3, 4)
+    k, tree, inputs = recorder.key("ref", "softmax", "softmax", (x,), {"axis": 0})
+    recorder.add(k, tree, inputs, {"kind": "value", "value": recorder.node(np.full((3, 4), 0.25))})
+    store = store_of(recorder, tmp_path)
+    last_bit = x.copy()
+    last_bit[0, 1] = np.nextafter(last_bit[0, 1], 5)  # a matrix product on another CPU
+    assert np.array_equal(Replay(store).reference().softmax.softmax(last_bit, axis=0), np.full((3, 4), 0.25))
+    with pytest.raises(ReplayMiss):
+        Replay(store, strict=True).reference().softmax.softmax(last_bit, axis=0)
+    replay = Replay(store)
+    with pytest.raises(ReplayMiss) as miss:
+        replay.reference().softmax.softmax(x + 0.1, axis=0)
+    assert str(miss.value) == MISS.format(call="softmax.softmax(array (3, 4) float64, axis=0)", numpy=np.__version__)
+    assert replay.misses == ["ref: softmax.softmax(array (3, 4) float64, axis=0)"]
+
+
+@check(points=1)
+def feeds_the_students_result_to_ref(impl, ref, rng):
+    """a check written the wrong way: ref sees a value computed from the student's answer"""
+    x = rng.standard_normal((3, 4))
+    got = impl.softmax.softmax(x)
+    expect_close(ref.softmax.softmax(got * 2), ref.softmax.softmax(got * 2), call="softmax")
+
+
+@check(points=1)
+def diagnoses_from_inputs_only(impl, ref, rng):
+    """a check written the right way"""
+    x = rng.standard_normal((3, 4))
+    expect_close(impl.softmax.softmax(x), ref.softmax.softmax(x), call="softmax",
+                 mistakes=softmax_mistakes.candidates(x, -1))
+
+
+def spec(function) -> CheckSpec:
+    return CheckSpec("softmax", function.__name__, function.__doc__, 1, 1.0, "visible", function, ("impl", "ref", "rng"))
+
+
+def test_the_build_detects_a_check_that_feeds_student_values_to_ref():
+    specs = [spec(feeds_the_students_result_to_ref), spec(diagnoses_from_inputs_only)]
+    recorder, outcomes = record(lambda e: in_process(SOLUTIONS, e), reference(), specs)
+    assert [o.status for o in outcomes] == ["passed", "passed"]
+    replay = Replay(Store.in_memory(recorder.index(), recorder.arrays), strict=True)
+    verdict = verify(replay, lambda e: InProcessTransport(SOLUTIONS, e), specs)
+    assert not verdict.failures
+    assert list(verdict.misses) == ["softmax.feeds_the_students_result_to_ref"]
+    assert verdict.misses["softmax.feeds_the_students_result_to_ref"][0].startswith("ref: softmax.softmax(")
+
+
+def test_replayed_mistakes_diagnose_like_the_real_ones(tmp_path):
+    first = discover("softmax")[0]  # test_softmax_matches_reference: its first call is softmax(x of shape (6,), axis=-1)
+    recorder, outcomes = record(lambda e: in_process(SOLUTIONS, e), reference(), [first])
+    assert outcomes[0].status == "passed"
+    replay = Replay(store_of(recorder, tmp_path))
+    unknown = np.random.default_rng(0).standard_normal((2, 3))
+    assert replay.mistake_function("softmax", "candidates")(unknown, -1) == []  # no diagnosis, no grader error
+    x = normal(np.random.default_rng(seed_for("softmax", first.name)), (6,), np.float64, scale=3.0)
+    replayed = replay.mistake_function("softmax", "candidates")(x, -1)
+    real = softmax_mistakes.candidates(x, -1)
+    assert len(replayed) == len(real) >= 5
+    for (mistake, lazy), (truth_mistake, truth) in zip(replayed, real):
+        assert mistake == truth_mistake
+        assert np.array_equal(lazy(), truth(), equal_nan=True)
