@@ -94,6 +94,8 @@ def show_scalar(value: Any) -> str:
     """One entry of an array as a student reads it: ``0.7310585786``, ``-inf``, ``nan``, ``True``."""
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))
+    if isinstance(value, (complex, np.complexfloating)):  # float() would drop the imaginary part
+        return f"{complex(value):.10g}"
     try:
         return f"{float(value):.10g}"
     except (TypeError, ValueError):
@@ -105,8 +107,9 @@ def first_difference(got: np.ndarray, expected: np.ndarray, rtol: float, atol: f
     bad = ~np.isclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
     index = tuple(int(i) for i in np.argwhere(bad)[0]) if got.ndim else ()
     with np.errstate(invalid="ignore"):
-        error = np.abs(got.astype(np.float64) - expected.astype(np.float64))
-    worst = float(np.nanmax(error)) if np.isfinite(error).any() else float("nan")
+        error = np.abs(got.astype(np.float64) - expected.astype(np.float64))[bad]
+    # over the entries that differ: inf where one side is infinite, nan when only NaNs differ
+    worst = float(np.nanmax(error)) if (~np.isnan(error)).any() else float("nan")
     where = f"at index {index}" if index else "the value"
     return (f"{where} got {show_scalar(got[index])}, expected {show_scalar(expected[index])} "
             f"({int(bad.sum())} of {bad.size} entries differ; max abs error {worst:.3g}; rtol={rtol:g}, atol={atol:g})")

@@ -7,16 +7,39 @@ class summary from the records. Ctrl-C stops the workers; what is written stays 
 """
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
-from . import atomic, records, summary
+from . import atomic, records, scratch, summary
 from . import progress as progress_view
 from .submissions import Entry, content_hash, discover
 
 RESERVED = {"summary", "grades"}  # OUTDIR/summary.json; keep grades.* free too
+CLASS_FILES = ("grades.csv", "summary.json", "summary.txt")
+PROBE_BYTES = 64 << 10            # the probe written (and fsynced) into OUTDIR before anything is graded
+BYTES_PER_STUDENT = 128 << 10     # room asked for per submission: its Gradescope JSON + record are ~50 KB
+FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+OUT_UNWRITABLE = ("cannot write to output folder {out} ({reason}). Choose a folder you can write to with --out, "
+                  "or fix its permissions; nothing was graded.")
+OUT_FULL = ("cannot write to output folder {out}: its disk is full ({reason}). Free some space there or choose "
+            "another folder with --out; nothing was graded.")
+OUT_TOO_SMALL = ("output folder {out} has {free} free; grading {count} submissions needs about {needed}. Free "
+                 "some space there or choose another folder with --out; nothing was graded.")
+OUT_BLOCKED = ("{path} is a folder, but attnkit grade writes its {name} there. Move it away or choose another "
+               "folder with --out; nothing was graded.")
+TEMP_UNWRITABLE = ("cannot make a temporary folder in {tmp} ({reason}). Set TMPDIR to a folder you can write to; "
+                   "nothing was graded.")
+TEMP_UNREACHABLE = ("the temp dir {tmp} is out of reach of user {user}, whom student code runs as when the "
+                    "grader runs as root ({folder} may not be passed through by others). Set TMPDIR to a folder "
+                    "everyone may pass through, e.g. TMPDIR=/tmp; nothing was graded.")
+SUMMARY_UNWRITABLE = ("cannot write the class files in {out} ({reason}); every graded student is saved in {records}. "
+                      "Fix that (free some space?) and run the same command again: graded submissions are skipped.")
 
 
 class UserError(Exception):
@@ -65,22 +88,65 @@ def _prepare(submissions: Path, out: Path, jobs, timeout, memory_mb) -> tuple[li
     if clash:
         raise UserError(f"student id {clash[0]!r} would overwrite OUTDIR/{clash[0]}.json; rename that entry "
                         f"in {submissions}.")
-    _check_writable(out)
+    _check_writable(out, len(kept))
+    _check_temp()
     return kept, warnings
 
 
-def _check_writable(out: Path) -> None:
+def _check_writable(out: Path, count: int) -> None:
+    """Fail before anything is graded when OUTDIR cannot take the results: not a folder we can write,
+    a full disk (a probe is written and fsynced), too little free space, or a class file's name taken."""
     try:
         records.record_dir(out).mkdir(parents=True, exist_ok=True)
-        probe = records.record_dir(out) / ".probe.tmp"
-        with open(probe, "wb") as handle:
-            handle.write(b"ok")
-        probe.unlink()
         atomic.sweep(out)
         atomic.sweep(records.record_dir(out))
+        fd, probe = tempfile.mkstemp(dir=records.record_dir(out), prefix=".probe.", suffix=atomic.TMP_SUFFIX)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(b"\0" * PROBE_BYTES)
+                handle.flush()
+                os.fsync(handle.fileno())
+        finally:
+            os.unlink(probe)
+        free = shutil.disk_usage(out).free
     except OSError as error:
-        raise UserError(f"cannot write to output folder {out} ({error.strerror}). Choose a folder you can write "
-                        "to with --out, or fix its permissions.") from None
+        reason = error.strerror or str(error)
+        template = OUT_FULL if error.errno in FULL_ERRNOS else OUT_UNWRITABLE
+        raise UserError(template.format(out=out, reason=reason)) from None
+    needed = count * BYTES_PER_STUDENT + PROBE_BYTES
+    if free < needed:
+        raise UserError(OUT_TOO_SMALL.format(out=out, free=_size(free), count=count, needed=_size(needed)))
+    for name in CLASS_FILES:
+        if (out / name).is_dir():
+            raise UserError(OUT_BLOCKED.format(path=out / name, name=name))
+
+
+def _check_temp() -> None:
+    """The run's temporary folder can be made, and (as root, when children drop to an unprivileged user)
+    every folder above it lets that user pass to the workspaces inside."""
+    from grader.sandbox.child import unprivileged_user
+
+    try:
+        root = scratch.root()
+    except OSError as error:
+        raise UserError(TEMP_UNWRITABLE.format(tmp=tempfile.gettempdir(), reason=error.strerror or error)) from None
+    user = unprivileged_user()
+    if user is None:
+        return
+    for folder in root.resolve().parents:
+        try:
+            mode = folder.stat().st_mode
+        except OSError:
+            continue
+        if not mode & 0o001:
+            import pwd
+
+            name = pwd.getpwuid(user[0]).pw_name
+            raise UserError(TEMP_UNREACHABLE.format(tmp=root.parent, user=name, folder=folder))
+
+
+def _size(count: int) -> str:
+    return f"{count / (1 << 20):.1f} MiB" if count >= 1 << 20 else f"{count >> 10} KiB"
 
 
 def _run(entries, warnings, out, jobs, timeout, memory_mb, bar, stdout, stderr) -> int:
@@ -97,6 +163,7 @@ def _run(entries, warnings, out, jobs, timeout, memory_mb, bar, stdout, stderr) 
         print(f"attnkit grade: the grader's checks could not be loaded ({type(error).__name__}: {error}); "
               "nothing was graded.", file=stderr)
         return 1
+    scratch.sweep()  # what runs killed with SIGKILL left in the temp dir
     version = records.grader_version()
     tasks, skipped = [], 0
     for entry in entries:
@@ -128,7 +195,12 @@ def _run(entries, warnings, out, jobs, timeout, memory_mb, bar, stdout, stderr) 
             errors[entry.student] = "no result was written"
             continue
         results.append(SubmissionResult.from_dict(data))
-    text = summary.write_all(out, results, exercise_ids, errors, warnings)
+    try:
+        text = summary.write_all(out, results, exercise_ids, errors, warnings)
+    except OSError as error:
+        print("attnkit grade: " + SUMMARY_UNWRITABLE.format(out=out, reason=error.strerror or error,
+                                                           records=records.record_dir(out)), file=stderr)
+        return 1
     print(text, end="", file=stdout)
     print(f"wrote {out / 'grades.csv'}, {out / 'summary.txt'} and one <student>.json per student", file=stdout)
     return 1 if errors else 0
@@ -137,9 +209,15 @@ def _run(entries, warnings, out, jobs, timeout, memory_mb, bar, stdout, stderr) 
 def _grade_all(tasks, jobs, timeout, memory_mb, shown, errors, out, total, skipped) -> int | None:
     from . import worker
 
+    root = scratch.root()
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["attnkit.grade.worker"])
-    pool = context.Pool(jobs, initializer=worker.initialize, initargs=(timeout, memory_mb << 20))
+    previous, tempfile.tempdir = tempfile.tempdir, str(root)
+    try:  # a forkserver started now keeps its socket folder under root too
+        counter = context.Value("i", 0)
+        pool = context.Pool(jobs, initializer=start_worker, initargs=(str(root), timeout, memory_mb << 20, counter))
+    finally:
+        tempfile.tempdir = previous
     try:
         for finished in pool.imap_unordered(worker.grade, tasks, chunksize=1):
             if finished.status == worker.FAILED:
@@ -157,3 +235,12 @@ def _grade_all(tasks, jobs, timeout, memory_mb, shown, errors, out, total, skipp
         return 130
     pool.join()
     return None
+
+
+def start_worker(root: str, *args) -> None:
+    """Pool initializer: the worker's temporary folders go under this run's ``root``; then
+    :func:`attnkit.grade.worker.initialize` with ``args``."""
+    from . import worker
+
+    tempfile.tempdir = root
+    worker.initialize(*args)

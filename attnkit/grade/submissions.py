@@ -9,9 +9,11 @@ A symlink anywhere in a submission folder is refused the same way. Only ``.py`` 
 from __future__ import annotations
 
 import hashlib
+import lzma
 import os
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -163,7 +165,7 @@ def extract_zip(archive: Path, target: Path) -> None:
     except FileExistsError as failure:
         raise SubmissionProblem(f"refused: the zip holds the same file twice ({Path(failure.filename).name})") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, UnicodeError, EOFError, OSError, ValueError,
-            NotImplementedError, RuntimeError) as failure:
+            NotImplementedError, RuntimeError, zlib.error, lzma.LZMAError) as failure:  # corrupt data in any codec
         raise SubmissionProblem(f"could not read your zip ({type(failure).__name__}: {failure})") from None
 
 

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import TOPICS, Question
-from .validate import Problem, check_entry
-from .yamlmarks import Located, YamlSyntaxError, load
+from .validate import Problem, check_entry, shown_key
+from .yamlmarks import Located, LocatedList, YamlSyntaxError, load
 
 
 class BankError(Exception):
@@ -61,9 +61,16 @@ def read_file(path: Path) -> tuple[list[Question], list[Problem]]:
     """The questions of one bank file, or the problems that stop it loading."""
     name = _display(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        return [], [Problem(name, 0, None, f"cannot read the file ({error})")]
+        raw = path.read_bytes()
+    except OSError as error:
+        return [], [Problem(name, 1, None, f"cannot read the file ({error.strerror or error})")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        return [], [Problem(name, line, None, f"not UTF-8 text: byte 0x{raw[error.start]:02x} at column {column} "
+                                              "(save the file as UTF-8)")]
     try:
         data = load(text)
     except YamlSyntaxError as error:
@@ -80,10 +87,12 @@ def read_file(path: Path) -> tuple[list[Question], list[Problem]]:
     for key in data:
         if key not in ("topic", "title", "questions"):
             problems.append(Problem(name, data.line_of(key), None,
-                                    f"unknown top-level field '{key}' (allowed: topic, title, questions)"))
+                                    f"unknown top-level field {shown_key(key)} (allowed: topic, title, questions)"))
     questions = []
-    for entry in data["questions"]:
-        question, found = check_entry(name, entry, topic)
+    listed = data["questions"]
+    for index, entry in enumerate(listed):
+        line = listed.line_at(index) if isinstance(listed, LocatedList) else data.line_of("questions")
+        question, found = check_entry(name, entry, topic, line)
         problems.extend(found)
         if question is not None:
             questions.append(question)

@@ -57,7 +57,7 @@ class BadAnswer(ValueError):
 
 def _numbers(text: str, count: int) -> list[int]:
     parts = [part for part in re.split(r"[\s,;]+", text.strip()) if part]
-    if not parts or not all(part.isdigit() for part in parts):
+    if not parts or not all(part.isdecimal() for part in parts):  # isdigit() would let '²' reach int()
         raise BadAnswer(f"type choice numbers between 1 and {count}, e.g. 1,3")
     numbers = [int(part) for part in parts]
     if any(not 1 <= number <= count for number in numbers):

@@ -63,15 +63,20 @@ def _template_fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def check_entry(file: str, entry, file_topic: str | None) -> tuple[Question | None, list[Problem]]:
-    """Validate one entry of a bank's ``questions`` list; return the Question only when it has no problem."""
+def shown_key(key) -> str:
+    """A mapping key as a message shows it: ``'prompt'``; odd ones (newlines, numbers, None) by repr."""
+    return f"'{key}'" if isinstance(key, str) and key.isprintable() and "'" not in key else repr(key)
+
+
+def check_entry(file: str, entry, file_topic: str | None, line: int = 1) -> tuple[Question | None, list[Problem]]:
+    """Validate one entry of a bank's ``questions`` list (written at ``line``); return the Question only when
+    it has no problem."""
     if not isinstance(entry, Located):
-        line = getattr(entry, "line", 0)
         return None, [Problem(file, line, None, "each question must be a mapping (id: ..., type: ..., ...)")]
     qid = entry.get("id")
     out = _Collector(file, entry, qid if isinstance(qid, str) else None)
-    for key, line in entry.duplicates:
-        out.problems.append(Problem(file, line, out.qid, f"field '{key}' is given twice"))
+    for key, key_line in entry.duplicates:
+        out.problems.append(Problem(file, key_line, out.qid, f"field {shown_key(key)} is given twice"))
     if not isinstance(qid, str) or not ID_PATTERN.match(qid):
         out.add("missing or invalid 'id' (lowercase letters, digits, '-' and '_', e.g. softmax-stable-max)",
                 "id" if "id" in entry else None)
@@ -79,7 +84,7 @@ def check_entry(file: str, entry, file_topic: str | None) -> tuple[Question | No
         if key not in FIELDS:
             close = difflib.get_close_matches(str(key), FIELDS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else f" (allowed: {', '.join(FIELDS)})"
-            out.add(f"unknown field '{key}'{hint}", key)
+            out.add(f"unknown field {shown_key(key)}{hint}", key)
     qtype = entry.get("type")
     if qtype not in TYPES:
         out.add(f"unknown type {qtype!r} (expected one of: {', '.join(TYPES)})", "type" if "type" in entry else None)

@@ -135,16 +135,21 @@ class Workspace:
         self.root = Path(tempfile.mkdtemp(prefix="attnkit-"))
         self.submission = self.root / "submission"
         self.scratch = self.root / "scratch"
-        self.submission.mkdir()
-        self.scratch.mkdir()
-        for path in sorted(Path(modules_dir).iterdir()):
-            if path.is_file() and not path.is_symlink() and path.suffix == ".py":
-                shutil.copyfile(path, self.submission / path.name)
-        os.chmod(self.root, 0o755)
-        os.chmod(self.submission, 0o755)
-        if user is not None:  # children run as nobody: they may read the copy and write only the scratch dir
-            os.chown(self.scratch, *user)
         self.outputs = 0
+        self.timeouts: dict[str, int] = {}  # per exercise, over all its children (see MAX_TIMEOUTS)
+        try:
+            self.submission.mkdir()
+            self.scratch.mkdir()
+            for path in sorted(Path(modules_dir).iterdir()):
+                if path.is_file() and not path.is_symlink() and path.suffix == ".py":
+                    shutil.copyfile(path, self.submission / path.name)
+            os.chmod(self.root, 0o755)
+            os.chmod(self.submission, 0o755)
+            if user is not None:  # children run as nobody: they may read the copy and write only the scratch dir
+                os.chown(self.scratch, *user)
+        except BaseException:
+            self.close()
+            raise
 
     def output_file(self, exercise: str) -> Path:
         self.outputs += 1
@@ -160,6 +165,18 @@ class Workspace:
         self.close()
 
 
+def _status_kib(pid: int, field: str) -> int | None:
+    """A ``kB`` field of /proc/PID/status (VmRSS, VmHWM), or None."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 class ChildTransport:
     """Requests to one child over its socket, with a timeout per request."""
 
@@ -169,8 +186,15 @@ class ChildTransport:
         self.output = workspace.output_file(exercise)
         self.dead = False           # the child died after its module imported: the runner starts a new one
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
-        self.timeouts = 0
+        self.pid, self.sock = None, None
+        self.baseline_kib: int | None = None
+        spent = workspace.timeouts.get(exercise, 0)
+        if spent >= MAX_TIMEOUTS:  # no new child for an exercise that already timed out this often
+            self.broken = errors.StudentTimeout(f"not run: your {module}.py timed out {spent} times",
+                                                call=f"import {module}", exercise=exercise)
+            return
         self.pid, self.sock = zygote.spawn(workspace.submission, workspace.scratch, self.output, exercise)
+        self.baseline_kib = _status_kib(self.pid, "VmRSS")  # before any student code ran in it
         try:
             self.request("import", {"module": module}, call=f"import {module}")
         except errors.StudentError as failure:
@@ -192,10 +216,10 @@ class ChildTransport:
             answer, values = wire.recv(self.sock)
         except (socket.timeout, TimeoutError):
             self.kill()
-            self.timeouts += 1
-            if self.timeouts >= MAX_TIMEOUTS:
+            spent = self.workspace.timeouts[self.exercise] = self.workspace.timeouts.get(self.exercise, 0) + 1
+            if spent >= MAX_TIMEOUTS:
                 self.broken = errors.StudentTimeout(
-                    f"not run: your {self.module}.py timed out {self.timeouts} times", call=call, exercise=self.exercise)
+                    f"not run: your {self.module}.py timed out {spent} times", call=call, exercise=self.exercise)
             raise errors.StudentTimeout(f"{call}: your code was stopped after {self.timeout:g} s", call=call,
                                         exercise=self.exercise) from None
         except (wire.WireError, OSError) as failure:
@@ -225,6 +249,18 @@ class ChildTransport:
                                              call=call, exercise=self.exercise)
         raise student_error(info, call=call, exercise=self.exercise)
 
+    def kernel_peak_bytes(self) -> int | None:
+        """How far the child's resident memory peaked above what it had before the student's code ran.
+
+        Read by the trusted side from the kernel (``VmHWM`` in /proc), so nothing the student's
+        code does inside its process (patching tracemalloc, say) changes it. None where /proc
+        cannot tell.
+        """
+        peak = _status_kib(self.pid, "VmHWM")
+        if peak is None or self.baseline_kib is None:
+            return None
+        return max(peak - self.baseline_kib, 0) * 1024
+
     def printed(self) -> str:
         try:
             with open(self.output, "rb") as handle:
@@ -237,7 +273,7 @@ class ChildTransport:
 
     def kill(self) -> str:
         """SIGKILL the child's whole session; returns how it ended, for a message."""
-        if self.dead:
+        if self.dead or self.pid is None:
             return "had stopped"
         self.dead = True
         for kill in (os.killpg, os.kill):

@@ -4,9 +4,11 @@ Refuses, with ``PermissionError``: opening or listing files outside the allowed 
 submission copy, the Python standard library, numpy) and writing outside the scratch dir;
 starting processes (fork, exec, spawn, system, subprocess); signalling other processes;
 sockets; ctypes (loading libraries, reading raw memory, calling foreign functions); raising
-resource limits. Audit hooks cannot be removed once added. This is one layer: the child
-also runs in its own session, under rlimits, with no inherited descriptors, and as user
-``nobody`` when the grader is root (see SECURITY.md for what it does not stop).
+resource limits. Audit hooks cannot be removed once added, but code in the same interpreter
+can still disable this one (its state lives in Python objects reachable through ``gc``): it
+gives students clear refusals, it is not the boundary. The child also runs in its own session,
+under rlimits, with no inherited descriptors, as user ``nobody`` when the grader is root, and
+confined by Linux Landlock where the kernel has it (:mod:`landlock`; see SECURITY.md).
 
 Self-contained (standard library only): loaded by path in the zygote.
 """

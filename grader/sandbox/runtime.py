@@ -20,6 +20,15 @@ except ImportError:  # loaded by path in the zygote, where the grader package is
 MESSAGE_LIMIT = 2000
 
 
+def safe_text(value, show=str) -> str:
+    """``show(value)`` (str or repr) of something the student made, whose ``__str__`` may raise or never end."""
+    try:
+        text = show(value)
+        return text if type(text) is str else "(unreadable)"
+    except BaseException:  # noqa: B902 - a student's __str__ may raise anything, even BaseException
+        return "(its message could not be read)"
+
+
 class Runtime:
     """The submission loaded as package ``package`` from ``root``; an object table for handles."""
 
@@ -99,6 +108,8 @@ class Runtime:
         """What the trusted side is told about an exception the student's code raised."""
         where, sibling = "", ""
         for frame in reversed(traceback.extract_tb(error.__traceback__)):
+            if frame.filename.startswith("<"):  # <frozen importlib._bootstrap>, <string>: not a file (and
+                continue                        # realpath would put it under the submission, our cwd)
             path = os.path.realpath(frame.filename)
             if path.startswith(self.root + os.sep):
                 relative = os.path.relpath(path, self.root)
@@ -107,11 +118,11 @@ class Runtime:
                 if exercise_module and stem != exercise_module:
                     sibling = stem
                 break
-        text = str(error)
+        text = safe_text(error)
         if isinstance(error, OSError) and error.errno == 27:  # EFBIG: over RLIMIT_FSIZE
             text = "your code printed or wrote more than the output limit (1 MiB)"
         return {
-            "type": type(error).__name__[:100],
+            "type": safe_text(error, lambda e: type(e).__name__)[:100],
             "message": text[:MESSAGE_LIMIT] + ("..." if len(text) > MESSAGE_LIMIT else ""),
             "not_implemented": isinstance(error, NotImplementedError),
             "memory": isinstance(error, MemoryError),

@@ -42,6 +42,7 @@ def load_by_path(name, filename):
 wire = load_by_path("attnkit_sandbox_wire", "wire.py")
 runtime_module = load_by_path("attnkit_sandbox_runtime", "runtime.py")
 policy = load_by_path("attnkit_sandbox_policy", "policy.py")
+landlock = load_by_path("attnkit_sandbox_landlock", "landlock.py")
 numpy.zeros(4) @ numpy.zeros(4)  # warm up BLAS
 numpy.random.default_rng(0).standard_normal(4)
 import gc  # noqa: E402
@@ -67,7 +68,7 @@ def serve(sock, request):
         os.setgroups([])
         os.setgid(request["gid"])
         os.setuid(request["uid"])
-        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))  # no new process or thread (not enforced on root)
     os.chdir(request["submission"])
     os.environ.clear()
     os.environ.update({"TMPDIR": request["scratch"], "HOME": request["scratch"], "PATH": "/usr/bin:/bin"})
@@ -75,6 +76,10 @@ def serve(sock, request):
     # submission (another exercise, or after a crash) loads it instead of compiling again
     sys.pycache_prefix = os.path.join(request["scratch"], "pycache")
     sys.dont_write_bytecode = False
+    try:  # kernel-enforced file, signal, ptrace and TCP confinement where Linux has Landlock (5.13+)
+        landlock.confine(request["read_roots"], [request["scratch"]], SITE_DIR)
+    except OSError:
+        pass  # available but refused (e.g. a seccomp filter): the audit hook below still applies
     policy.lock_down(read_roots=request["read_roots"], write_roots=[request["scratch"]],
                      site_dir=SITE_DIR)
     runtime = runtime_module.Runtime(request["submission"])
@@ -93,7 +98,8 @@ def serve(sock, request):
             info = runtime.describe_error(error, exercise)
             info["import"] = header.get("op") == "import" or isinstance(error, (ImportError, SyntaxError))
             if isinstance(error, SystemExit):
-                info["type"], info["message"] = "SystemExit", f"your code called sys.exit({error.code!r})"
+                code = runtime_module.safe_text(error.code, repr)[:200]
+                info["type"], info["message"] = "SystemExit", f"your code called sys.exit({code})"
             reply(sock, {"ok": False, "error": info})
             continue
         except BaseException as error:  # noqa: B902 - student-defined BaseException subclasses
@@ -102,13 +108,15 @@ def serve(sock, request):
         out = []
         try:
             tree = wire.encode(result, out, handles=runtime.keep)
-        except (TypeError, ValueError) as error:
-            reply(sock, {"ok": False, "error": {"type": "BadValue", "message": str(error)[:500], "bad_value": True}})
+        except Exception as error:  # TypeError, ValueError; MemoryError, RecursionError from a value's methods
+            reply(sock, {"ok": False, "error": {"type": "BadValue", "message": runtime_module.safe_text(error)[:500],
+                                                "bad_value": True}})
             continue
         try:
             wire.send(sock, {"ok": True, "value": tree}, out)
-        except (ValueError, OSError) as error:
-            reply(sock, {"ok": False, "error": {"type": "BadValue", "message": str(error)[:500], "bad_value": True}})
+        except Exception as error:  # e.g. MemoryError making a zero-stride view contiguous (before sending anything)
+            reply(sock, {"ok": False, "error": {"type": "BadValue", "message": runtime_module.safe_text(error)[:500],
+                                                "bad_value": True}})
 
 
 def reply(sock, header):

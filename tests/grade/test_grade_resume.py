@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from conftest import REPO, SOLUTIONS, build_class, copy_modules, run_cli
+from gradekit import REPO, SOLUTIONS, build_class, copy_modules, run_cli
 
 from attnkit.grade import main, records
 

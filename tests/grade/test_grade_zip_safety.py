@@ -7,7 +7,7 @@ import stat
 import zipfile
 
 import pytest
-from conftest import SOLUTIONS, copy_modules, zip_modules
+from gradekit import SOLUTIONS, copy_modules, zip_modules
 
 from attnkit.grade import main, submissions
 from attnkit.grade.submissions import SubmissionProblem, check_folder, extract_zip

@@ -1,0 +1,5 @@
+def _close(*args, **kwargs):
+    raise GeneratorExit("closed")
+
+
+sinusoidal_encoding = apply_rope = _close

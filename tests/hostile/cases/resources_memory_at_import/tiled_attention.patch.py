@@ -1,0 +1,3 @@
+_hoard = []
+while True:
+    _hoard.append(np.empty(32 << 20))  # 256 MiB each

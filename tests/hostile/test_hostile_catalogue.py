@@ -1,0 +1,145 @@
+"""The hostile-submission catalogue, graded in ONE ``attnkit grade`` run beside two control students.
+
+Every case (``cases/<case_id>/``, see hostilekit.py) gets exactly the points its ``expected.yaml``
+states for the exercise it attacks, full marks everywhere else, and the message fragment it names.
+The run as a whole: completes with status 0 and no traceback, leaves no process behind (the
+census of graded_run.py, which makes the grading process a child subreaper), writes nothing
+outside its output folder (a snapshot of the run's tree, a world-writable canary folder, the
+grader's private TMPDIR left empty), and grades the two controls (the reference, the stubs)
+exactly as a clean run with only them does.
+"""
+from __future__ import annotations
+
+import csv
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import hostilekit as kit  # noqa: E402
+
+from grader.sandbox import landlock  # noqa: E402
+
+pytestmark = pytest.mark.slow
+CASES = kit.load_cases()
+CLASS_FILE = re.compile(r"^(grades|summary)[.-][\w.-]+$")  # grades.csv, summary.txt, summary-scores.png...
+ESCAPE_FILES = [Path(folder, "attnkit-hostile-pwned.txt") for folder in ("/tmp", "/var/tmp", "/dev/shm")]
+
+
+def case_params(cases):
+    params = []
+    for case in cases:
+        marks = [pytest.mark.xfail(strict=True, reason=f"known hole: {case.xfail}")] if case.xfail else []
+        params.append(pytest.param(case, id=case.id, marks=marks))
+    return params
+
+
+def needs(case: kit.Case) -> None:
+    if landlock.abi() < case.landlock_abi:
+        pytest.skip(f"holds only where the kernel has Landlock ABI {case.landlock_abi}+ (see SECURITY.md)")
+
+
+def without_timings(record: dict) -> dict:
+    for exercise in record["exercises"]:
+        for check in exercise["checks"]:
+            check["seconds"] = 0.0
+    return record
+
+
+@pytest.fixture(scope="module")
+def graded():
+    """The whole catalogue and the two controls in one run; then the controls alone in a clean run."""
+    layout, clean = kit.Layout.make(), kit.Layout.make()
+    try:
+        kit.build_controls(layout)
+        kit.build_controls(clean)
+        for case in CASES:
+            kit.build_case(case, layout)
+        escapes_before = [path.exists() for path in ESCAPE_FILES]
+        before = kit.snapshot(layout.root, skip=(layout.out, layout.tmp))
+        run = kit.grade(layout)
+        after = kit.snapshot(layout.root, skip=(layout.out, layout.tmp))
+        yield {"run": run, "clean": kit.grade(clean), "before": before, "after": after,
+               "escapes": list(zip(ESCAPE_FILES, escapes_before))}
+    finally:
+        kit.remove(layout)
+        kit.remove(clean)
+
+
+def test_catalogue_covers_every_family():
+    assert len(CASES) >= 25
+    exercises = set(kit.max_points())
+    for family in kit.FAMILIES:
+        assert sum(case.family == family for case in CASES) >= 3, family
+    for case in CASES:
+        assert case.family in kit.FAMILIES, case.id
+        assert case.exercise in exercises and set(case.points) <= exercises, case.id
+        assert case.threat.strip(), case.id
+        assert case.refused or case.points or not case.message, f"{case.id}: a message for full marks?"
+
+
+@pytest.mark.parametrize("case", case_params(CASES))
+def test_exact_points(graded, case):
+    needs(case)
+    run = graded["run"]
+    expected = kit.expected_points(case)
+    assert run.points(case.id) == pytest.approx(expected), run.messages(case.id, case.exercise)[:3000]
+    assert run.gradescope(case.id)["score"] == pytest.approx(sum(expected.values()))  # nothing it printed counted
+
+
+@pytest.mark.parametrize("case", case_params(CASES))
+def test_message_names_what_happened(graded, case):
+    needs(case)
+    messages = graded["run"].messages(case.id, case.exercise)
+    assert case.message in messages, messages[:3000]
+
+
+def test_run_completes(graded):
+    run = graded["run"]
+    assert run.status == 0, run.stderr[-3000:]  # 0: every submission graded (refused ones score 0)
+    assert "Traceback" not in run.stderr, run.stderr[-3000:]
+    students = sorted(case.id for case in CASES) + sorted(kit.CONTROLS)
+    with open(run.layout.out / "grades.csv", newline="", encoding="utf-8") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert sorted(rows) == sorted(students)
+    for case in CASES:
+        if not case.xfail:
+            assert float(rows[case.id]["score"]) == pytest.approx(sum(kit.expected_points(case).values())), case.id
+
+
+def test_controls_graded_as_in_a_clean_run(graded):
+    run, clean = graded["run"], graded["clean"]
+    assert clean.status == 0, clean.stderr[-3000:]
+    for student in kit.CONTROLS:
+        assert without_timings(run.record(student)) == without_timings(clean.record(student)), student
+        assert (run.layout.out / f"{student}.json").read_bytes() == (clean.layout.out / f"{student}.json").read_bytes()
+    assert run.points("control_reference") == kit.max_points()
+    assert sum(run.points("control_stubs").values()) == 0
+
+
+def test_no_process_survives(graded):
+    """Not the detached grandchild (double fork + setsid), not a fork loop, not a child that ignores SIGTERM."""
+    assert graded["run"].strays == [], graded["run"].strays
+    assert graded["clean"].strays == []
+
+
+def test_nothing_written_outside_the_output_folder(graded):
+    run = graded["run"]
+    assert graded["after"] == graded["before"]  # the class folder, the canary, everything but out/ and tmp/
+    assert (run.layout.canary / "canary.txt").read_text() == kit.CANARY_TEXT
+    assert sorted(os.listdir(run.layout.canary)) == ["canary.txt"]
+    assert os.listdir(run.layout.tmp) == []  # the grader's own temporary folders are gone too
+    for path, existed in graded["escapes"]:
+        assert path.exists() == existed, path
+
+
+def test_output_folder_holds_only_results(graded):
+    run = graded["run"]
+    students = {case.id for case in CASES} | set(kit.CONTROLS)
+    allowed = {f"{student}.json" for student in students} | {".attnkit"}
+    unexpected = {name for name in os.listdir(run.layout.out) if name not in allowed and not CLASS_FILE.match(name)}
+    assert unexpected == set()
+    assert set(os.listdir(run.layout.out / ".attnkit")) == {f"{student}.json" for student in students}
