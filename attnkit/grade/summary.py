@@ -73,10 +73,10 @@ def class_summary(results: list[SubmissionResult], exercise_ids: tuple[str, ...]
 
 def summary_text(summary: dict) -> str:
     lines = [f"{summary['graded']} of {summary['students']} submissions graded; "
-             f"mean {summary['mean_score']}/{summary['max_score']}", "",
+             f"mean {summary['mean_score']:.1f}/{summary['max_score']:g}", "",
              f"{'exercise':<18}{'mean':>8}{'max':>7}{'full marks':>12}"]
     for row in summary["exercises"]:
-        lines.append(f"{row['exercise']:<18}{row['mean']:>8}{row['max_score']:>7}{row['full_marks']:>12}")
+        lines.append(f"{row['exercise']:<18}{row['mean']:>8.1f}{row['max_score']:>7g}{row['full_marks']:>12}")
     if summary["mistakes"]:
         lines += ["", "most frequent diagnosed mistakes (students):"]
         lines += [f"  {m['students']:>4}  {m['exercise']}: {m['mistake']}" for m in summary["mistakes"]]

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 from attnkit.nbgrader import main
@@ -45,3 +47,27 @@ def filled(release: dict, solution: dict) -> dict:
     for cell in answer_cells(notebook):
         cell["source"] = strip_solution_markers(answers[meta(cell)["grade_id"]])
     return notebook
+
+
+def jupyter_env(root: Path) -> dict:
+    """nbgrader runs `alembic` from PATH and kernels from the data path: both from this Python's environment."""
+    folders = {name: root / name for name in ("config", "data", "runtime", "ipython")}
+    for folder in folders.values():
+        folder.mkdir(parents=True)
+    env = dict(os.environ)
+    env.update(PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
+               JUPYTER_CONFIG_DIR=str(folders["config"]), JUPYTER_DATA_DIR=str(folders["data"]),
+               JUPYTER_RUNTIME_DIR=str(folders["runtime"]), IPYTHONDIR=str(folders["ipython"]),
+               JUPYTER_PLATFORM_DIRS="1", PYDEVD_DISABLE_FILE_VALIDATION="1")
+    env.pop("JUPYTER_PATH", None)
+    return env
+
+
+def submit(course: Path, student: str, fill: bool) -> None:
+    released = notebooks(course / "release" / ASSIGNMENT)
+    solutions = notebooks(course / "source" / ASSIGNMENT)
+    folder = course / "submitted" / student / ASSIGNMENT
+    folder.mkdir(parents=True)
+    for exercise, notebook in released.items():
+        handed_in = filled(notebook, solutions[exercise]) if fill else notebook
+        (folder / f"{exercise}.ipynb").write_text(json.dumps(handed_in), encoding="utf-8")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ import pytest
 from grader import curriculum
 from grader.runner import discover
 
-from nbgraderkit import ASSIGNMENT, answer_cells, export, filled, grade_cells, meta, notebooks, source
+from nbgraderkit import ASSIGNMENT, answer_cells, export, grade_cells, jupyter_env, meta, notebooks, source, submit
 
 pytestmark = [
     pytest.mark.slow,
@@ -34,30 +33,6 @@ def nbgrader(course: Path, *args: str, env: dict) -> subprocess.CompletedProcess
                           text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     return done
-
-
-def jupyter_env(root: Path) -> dict:
-    """nbgrader runs `alembic` from PATH and kernels from the data path: both from this Python's environment."""
-    folders = {name: root / name for name in ("config", "data", "runtime", "ipython")}
-    for folder in folders.values():
-        folder.mkdir(parents=True)
-    env = dict(os.environ)
-    env.update(PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
-               JUPYTER_CONFIG_DIR=str(folders["config"]), JUPYTER_DATA_DIR=str(folders["data"]),
-               JUPYTER_RUNTIME_DIR=str(folders["runtime"]), IPYTHONDIR=str(folders["ipython"]),
-               JUPYTER_PLATFORM_DIRS="1", PYDEVD_DISABLE_FILE_VALIDATION="1")
-    env.pop("JUPYTER_PATH", None)
-    return env
-
-
-def submit(course: Path, student: str, fill: bool) -> None:
-    released = notebooks(course / "release" / ASSIGNMENT)
-    solutions = notebooks(course / "source" / ASSIGNMENT)
-    folder = course / "submitted" / student / ASSIGNMENT
-    folder.mkdir(parents=True)
-    for exercise, notebook in released.items():
-        handed_in = filled(notebook, solutions[exercise]) if fill else notebook
-        (folder / f"{exercise}.ipynb").write_text(json.dumps(handed_in), encoding="utf-8")
 
 
 def test_generate_and_autograde_full_marks_and_zero(tmp_path):
