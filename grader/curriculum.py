@@ -59,3 +59,16 @@ def get(exercise_id: str) -> Exercise:
         if exercise.id == exercise_id:
             return exercise
     raise KeyError(f"unknown exercise {exercise_id!r}; known: {', '.join(ids())}")
+
+
+def users_of(exercise_ids) -> tuple[str, ...]:
+    """The given exercises and every exercise that (transitively) depends on one, in path order."""
+    found = set(exercise_ids)
+    grew = True
+    while grew:
+        grew = False
+        for exercise in exercises():
+            if exercise.id not in found and found & set(exercise.depends_on):
+                found.add(exercise.id)
+                grew = True
+    return tuple(e for e in ids() if e in found)

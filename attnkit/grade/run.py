@@ -15,7 +15,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import atomic, records, scratch, summary
+from attnkit import atomic
+
+from . import records, scratch, summary
 from . import progress as progress_view
 from .submissions import Entry, content_hash, discover
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from grader.results import GRADER_ERROR, SubmissionResult
 
-from . import atomic
+from attnkit import atomic
 
 TOP_MISTAKES = 10
 

@@ -16,7 +16,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import atomic, gradescope, records
+from attnkit import atomic
+
+from . import gradescope, records
 from .submissions import Entry, SubmissionProblem, check_folder, extract_zip, package_root
 
 GRADED, REFUSED, FAILED = "graded", "refused", "error"

@@ -59,7 +59,8 @@ def run(root: Path, timeout: float = 10.0, memory_mb: int = 2048, out=None) -> i
     """Grade ``root/submission`` into ``root/results/results.json``; returns the exit status."""
     import sys
 
-    from attnkit.grade import atomic, main as grade, records
+    from attnkit import atomic
+    from attnkit.grade import main as grade, records
 
     out = out or sys.stdout
     submission = Path(root) / "submission"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .files import atomic_write_text
+from attnkit import atomic
 from .grading import instantiate
 from .model import TOPICS, Question
 
@@ -46,5 +46,6 @@ def render(questions, fmt: str, variants: int = 1) -> str:
 def export(questions, fmt: str, out: Path, variants: int = 1) -> int:
     """Write the export atomically; return how many entries were written."""
     text = render(questions, fmt, variants)
-    atomic_write_text(Path(out), text)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    atomic.write_text(Path(out), text)
     return len(expand(questions, variants))

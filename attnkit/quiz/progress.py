@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from .files import atomic_write_text
+from attnkit import atomic
 
 INTERVALS = {1: timedelta(0), 2: timedelta(days=1), 3: timedelta(days=3), 4: timedelta(days=7), 5: timedelta(days=21)}
 FORMAT = "attnkit-quiz-progress"
@@ -106,7 +106,8 @@ class Progress:
                           indent=1) + "\n"
 
     def save(self) -> None:
-        atomic_write_text(self.path, self.to_json())
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_text(self.path, self.to_json())
 
     def record(self, qid: str, correct: bool, when: datetime) -> Card:
         """Move ``qid`` between Leitner boxes after an answer at ``when``."""

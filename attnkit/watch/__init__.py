@@ -34,16 +34,7 @@ def affected(changed: set[str]) -> tuple[str, ...]:
     """The exercises whose module changed, and every exercise that (transitively) uses one of them."""
     from grader import curriculum
 
-    modules = {e.id: e.module for e in curriculum.exercises()}
-    found = {e for e, module in modules.items() if module in changed}
-    grew = True
-    while grew:
-        grew = False
-        for entry in curriculum.exercises():
-            if entry.id not in found and found & set(entry.depends_on):
-                found.add(entry.id)
-                grew = True
-    return tuple(e for e in curriculum.ids() if e in found)
+    return curriculum.users_of(e.id for e in curriculum.exercises() if e.module in changed)
 
 
 def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float = 0.5, out=None,

@@ -26,12 +26,4 @@ def copy_solutions(tmp_path: Path) -> Path:
 
 def dependants_closure(exercise: str) -> set[str]:
     """The exercises whose code (transitively) uses ``exercise``, itself included."""
-    found = {exercise}
-    changed = True
-    while changed:
-        changed = False
-        for entry in curriculum.exercises():
-            if entry.id not in found and found & set(entry.depends_on):
-                found.add(entry.id)
-                changed = True
-    return found
+    return set(curriculum.users_of([exercise]))
