@@ -165,6 +165,18 @@ class Workspace:
         self.close()
 
 
+@dataclass(frozen=True)
+class KernelMemory:
+    """The kernel's view of a child around one ``measure`` call (bytes), which its code cannot fake.
+
+    ``held_before``: resident memory above what the child had before any student code ran;
+    ``growth``: how far its peak resident memory rose during the call.
+    """
+
+    held_before: int
+    growth: int
+
+
 def _status_kib(pid: int, field: str) -> int | None:
     """A ``kB`` field of /proc/PID/status (VmRSS, VmHWM), or None."""
     try:
@@ -188,6 +200,7 @@ class ChildTransport:
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
         self.pid, self.sock = None, None
         self.baseline_kib: int | None = None
+        self.kernel_memory: KernelMemory | None = None  # of the last ``measure`` call, read from /proc
         spent = workspace.timeouts.get(exercise, 0)
         if spent >= MAX_TIMEOUTS:  # no new child for an exercise that already timed out this often
             self.broken = errors.StudentTimeout(f"not run: your {module}.py timed out {spent} times",
@@ -212,8 +225,11 @@ class ChildTransport:
                   "args": wire.encode(tuple(args), arrays), "kwargs": wire.encode(list((kwargs or {}).items()), arrays)}
         self.sock.settimeout(self.timeout)
         try:
+            rss_before = self._reset_peak() if op == "measure" else None
             wire.send(self.sock, header, arrays)
             answer, values = wire.recv(self.sock)
+            if rss_before is not None:
+                self._note_peak(rss_before)
         except (socket.timeout, TimeoutError):
             self.kill()
             spent = self.workspace.timeouts[self.exercise] = self.workspace.timeouts.get(self.exercise, 0) + 1
@@ -249,17 +265,22 @@ class ChildTransport:
                                              call=call, exercise=self.exercise)
         raise student_error(info, call=call, exercise=self.exercise)
 
-    def kernel_peak_bytes(self) -> int | None:
-        """How far the child's resident memory peaked above what it had before the student's code ran.
+    def _reset_peak(self) -> int | None:
+        """Before a ``measure`` call: the child's resident KiB now, and its peak reset to it."""
+        self.kernel_memory = None
+        before = _status_kib(self.pid, "VmRSS")
+        try:
+            with open(f"/proc/{self.pid}/clear_refs", "w") as clear:
+                clear.write("5")  # resets VmHWM to the current RSS (Linux >= 4.0)
+        except OSError:
+            pass  # then VmHWM also counts earlier peaks: stricter, never laxer
+        return before
 
-        Read by the trusted side from the kernel (``VmHWM`` in /proc), so nothing the student's
-        code does inside its process (patching tracemalloc, say) changes it. None where /proc
-        cannot tell.
-        """
+    def _note_peak(self, before: int) -> None:
         peak = _status_kib(self.pid, "VmHWM")
-        if peak is None or self.baseline_kib is None:
-            return None
-        return max(peak - self.baseline_kib, 0) * 1024
+        if peak is not None and self.baseline_kib is not None:
+            self.kernel_memory = KernelMemory(held_before=max(before - self.baseline_kib, 0) * 1024,
+                                              growth=max(peak - before, 0) * 1024)
 
     def printed(self) -> str:
         try:
