@@ -127,8 +127,8 @@ def write_attnkit(target: Path, sources: Sources) -> None:
     from attnkit.cli import DELEGATED
 
     target.mkdir(parents=True)
-    for name in ("__init__.py", "__main__.py", "cli.py"):
-        shutil.copyfile(sources.attnkit / name, target / name)
+    for module in sorted(sources.attnkit.glob("*.py")):  # cli.py, atomic.py...: shared by the student verbs
+        shutil.copyfile(module, target / module.name)
     present = {p.name for p in sources.attnkit.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))}
     shipped = [verb for verb in SHIPPED_VERBS if verb in present]
     for verb in shipped:
