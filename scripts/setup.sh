@@ -10,6 +10,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-  .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
+  echo "installing attnkit${extras:+ with [$extras]} into .venv (log: .venv/install.log)..."
+  if ! .venv/bin/python -m pip install -e ".${extras:+[$extras]}" >.venv/install.log 2>&1; then
+    tail -n 30 .venv/install.log >&2
+    echo "setup failed: the full log is .venv/install.log" >&2
+    exit 1
+  fi
   touch "$stamp"
 fi

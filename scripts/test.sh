@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && ! .venv/bin/python -c "import torch" >/dev/null 2>&1; then
-  .venv/bin/python -m pip install --quiet torch==2.13.0 \
+  echo "installing torch 2.13.0 (CPU) for the cross-checks (log: .venv/install.log)..."
+  .venv/bin/python -m pip install torch==2.13.0 >>.venv/install.log 2>&1 \
     || echo "note: torch 2.13.0 could not be installed; the torch cross-checks will be skipped"
 fi
 exec .venv/bin/python -m pytest "$@"

@@ -28,7 +28,7 @@ EXISTS = "attnkit gradescope build: {path} already exists; pass --force to repla
 NOT_ZIP = "attnkit gradescope build: {path}: Gradescope takes a .zip; name the output something.zip"
 NO_SOURCE = ("attnkit gradescope build: no attnkit source tree at {root} (missing {missing}); run it from a "
              "checkout of attnkit installed with `pip install -e .`")
-WHEEL_FAILED = ("attnkit gradescope build: building the attnkit wheel failed (it needs setuptools>=68 and wheel in "
+WHEEL_FAILED = ("attnkit gradescope build: building the attnkit wheel failed (it needs setuptools>=77 and wheel in "
                 "this Python: pip install setuptools wheel):\n{output}")
 
 
