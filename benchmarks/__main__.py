@@ -16,8 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")  # as ``attnkit`` itself runs (before numpy loads)
+from attnkit.cli import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
+
+for _name, _value in SINGLE_THREADED.items():
+    os.environ.setdefault(_name, _value)  # as ``attnkit`` itself runs (before numpy loads)
 
 from . import class_grading, isolation, nbgrader_side_by_side, student_latency, tiled  # noqa: E402
 from .report import render  # noqa: E402

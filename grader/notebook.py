@@ -31,7 +31,9 @@ from . import curriculum
 from .results import GRADER_ERROR, NOT_IMPLEMENTED, PASSED, CheckResult
 from .runner import NOT_IMPLEMENTED_MESSAGE, CheckSpec, discover, run_one
 from .sandbox import errors, wire
+from .sandbox.inprocess import as_received
 from .sandbox.proxy import Implementation, student_error
+from .sandbox.runtime import Responder, Unresolved
 
 UNKNOWN_CHECK = "exercise {exercise} has no check named {name!r}; its checks are: {known}"
 NOT_DEFINED = ("{name} is not defined in this notebook: run the cell that defines it "
@@ -54,73 +56,27 @@ class NotebookCheckFailed(AssertionError):
         self.result = result
 
 
-class _Unresolved(LookupError):
-    """A name the check asked for is not defined in the notebook (never the student's own error)."""
-
-
-class NotebookRuntime:
+class NotebookRuntime(Responder):
     """Answers the requests of :mod:`grader.sandbox.proxy` from a notebook's globals."""
 
+    missing_object = "that object no longer exists in the notebook"
+
     def __init__(self, namespace: Mapping[str, Any]):
+        super().__init__()
         self.namespace = namespace
-        self.objects: dict[int, object] = {}
-        self._next_id = 1
 
-    def keep(self, value) -> int:
-        handle = self._next_id
-        self._next_id += 1
-        self.objects[handle] = value
-        return handle
-
-    def resolve(self, target: dict):
-        if "handle" in target:
-            try:
-                return self.objects[int(target["handle"])]
-            except KeyError:
-                raise _Unresolved("that object no longer exists in the notebook") from None
-        module = str(target["module"])
+    def prepare(self, module: str) -> None:  # the notebook's cells were run already: only the name is checked
         if module not in {exercise.module for exercise in curriculum.exercises()}:
-            raise _Unresolved(UNKNOWN_MODULE.format(module=module))
-        name = str(target["name"])
+            raise Unresolved(UNKNOWN_MODULE.format(module=module))
+
+    def lookup(self, module: str, name: str):
+        self.prepare(module)
         if name not in self.namespace:
-            raise _Unresolved(NOT_DEFINED.format(name=name))
+            raise Unresolved(NOT_DEFINED.format(name=name))
         return self.namespace[name]
 
-    def unwrap(self, value):
-        if isinstance(value, wire.Handle):
-            return self.objects[value.id]
-        if isinstance(value, (tuple, list)):
-            return type(value)(self.unwrap(v) for v in value)
-        return value
-
-    def run(self, op: str, target: dict, args=(), kwargs=None, name: str = ""):
-        if op == "import":  # the notebook's cells were run already; only the module name is checked
-            if str(target["module"]) not in {exercise.module for exercise in curriculum.exercises()}:
-                raise _Unresolved(UNKNOWN_MODULE.format(module=target["module"]))
-            return None
-        subject = self.resolve(target)
-        arguments = self.unwrap(tuple(args))
-        keywords = {k: self.unwrap(v) for k, v in (kwargs or {}).items()}
-        if op == "call":
-            return subject(*arguments, **keywords)
-        if op == "getattr":
-            return getattr(subject, name)
-        if op == "len":
-            return len(subject)
-        if op == "measure":  # peak traced memory of one call, in bytes (as in the sandbox's runtime)
-            import tracemalloc
-
-            tracemalloc.start()
-            try:
-                result = subject(*arguments, **keywords)
-                peak = tracemalloc.get_traced_memory()[1]
-            finally:
-                tracemalloc.stop()
-            return (result, peak)
-        raise _Unresolved(f"unknown request {op!r}")
-
     @staticmethod
-    def describe_error(error: BaseException) -> dict:
+    def describe_error(error: BaseException, exercise_module: str = "") -> dict:
         """What the check is told about an exception the student's code raised."""
         where = ""
         for frame in reversed(traceback.extract_tb(error.__traceback__)):
@@ -148,17 +104,11 @@ class NotebookTransport:
         args, kwargs = _copied(tuple(args)), dict(_copied(list((kwargs or {}).items())))
         try:
             result = self.runtime.run(op, target, args, kwargs, name)
-        except _Unresolved as problem:
+        except Unresolved as problem:
             raise errors.StudentRaised(f"{call}: {problem}", call=call, exercise=self.exercise) from None
         except Exception as error:  # the student's own code raised
             raise student_error(self.runtime.describe_error(error), call=call, exercise=self.exercise) from None
-        arrays: list = []
-        try:
-            tree = wire.encode(result, arrays, handles=self.runtime.keep)
-        except TypeError as error:
-            raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {error}",
-                                         call=call, exercise=self.exercise) from None
-        return wire.decode(tree, [a.copy() for a in arrays])
+        return as_received(result, self.runtime, call=call, exercise=self.exercise)
 
 
 def _copied(value):

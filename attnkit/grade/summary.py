@@ -96,9 +96,19 @@ def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[st
     """Write grades.csv, summary.json, summary.txt (and the PNGs of attnkit.show.class_summary); returns the text."""
     from attnkit.show.class_summary import write_pictures  # imports matplotlib only when it is installed
 
-    atomic.write_text(Path(out) / "grades.csv", grades_csv(results, exercise_ids, list(errors)))
+    files = (Path(out) / "grades.csv", Path(out) / "summary.json")
+    before = [_contents(path) for path in files]
+    atomic.write_text(files[0], grades_csv(results, exercise_ids, list(errors)))
     summary = class_summary(results, exercise_ids, errors, warnings)
-    atomic.write_json(Path(out) / "summary.json", summary)
-    text = summary_text(summary) + "\n" + write_pictures(Path(out), results, summary) + "\n"
+    atomic.write_json(files[1], summary)
+    unchanged = None not in before and before == [_contents(path) for path in files]
+    text = summary_text(summary) + "\n" + write_pictures(Path(out), results, summary, reuse=unchanged) + "\n"
     atomic.write_text(Path(out) / "summary.txt", text)
     return text
+
+
+def _contents(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None

@@ -6,6 +6,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from attnkit.arguments import whole_number
+
 from .bank import BankError, load_bank
 from .exporting import FORMATS, export
 from .model import TOPICS
@@ -24,14 +26,7 @@ class _UsageError(Exception):
     pass
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+_positive = whole_number(1)
 
 
 def _session_parser() -> argparse.ArgumentParser:

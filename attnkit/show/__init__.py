@@ -11,6 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from attnkit.arguments import whole_number
+
 from .errors import (DIMS_OUT_OF_RANGE, EMPTY_TEXT, HEADS_DO_NOT_DIVIDE, NO_MATPLOTLIB, TOO_LARGE, TOO_MANY_TOKENS,
                      ShowError)
 from .tokens import RULE, tokenize
@@ -31,24 +33,10 @@ class _Parser(argparse.ArgumentParser):
         raise ShowError(f"{message}\nusage: {USAGE}")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
-    return value
+_positive = whole_number(1)
 
 
-def _dimension(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more (got {value})")
-    return value
+_dimension = whole_number(0)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -25,7 +25,7 @@ NO_MATPLOTLIB = (f"pictures: not drawn, matplotlib is not installed. `pip instal
 FAILED = "pictures: not drawn ({error}); the grades above are not affected."
 
 
-def write_pictures(out: Path, results, summary: dict) -> str:
+def write_pictures(out: Path, results, summary: dict, reuse: bool = False) -> str:
     """Draw both pictures into ``out`` when matplotlib is importable.
 
     Parameters
@@ -36,6 +36,9 @@ def write_pictures(out: Path, results, summary: dict) -> str:
         The graded students.
     summary : dict
         :func:`attnkit.grade.summary.class_summary` of the same results (its ``mistakes`` ranking is reused).
+    reuse : bool
+        The grades and summary are byte for byte those of the run that drew the pictures in
+        ``out``: keep them when both are there (drawing costs about a second).
 
     Returns
     -------
@@ -49,6 +52,8 @@ def write_pictures(out: Path, results, summary: dict) -> str:
         for name in (SCORES_PNG, MISTAKES_PNG):  # pictures of an earlier run would no longer match the grades
             (out / name).unlink(missing_ok=True)
         return NO_MATPLOTLIB
+    if reuse and (out / SCORES_PNG).is_file() and (out / MISTAKES_PNG).is_file():
+        return DRAWN
     try:
         render.save_png(scores_figure([r.score for r in results], summary["max_score"]), out / SCORES_PNG)
         render.save_png(mistakes_figure(summary["mistakes"], summary["graded"]), out / MISTAKES_PNG)

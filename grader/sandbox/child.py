@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import errors, wire
-from .proxy import Implementation, student_error
+from .proxy import Implementation, sibling_note, student_error
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_TIMEOUT = 10.0
@@ -261,8 +261,9 @@ class ChildTransport:
                                          call=call, exercise=self.exercise)
         if info.get("import") and op == "import" and not info.get("not_implemented"):
             where = f" ({info['where']})" if info.get("where") else ""
-            raise errors.StudentImportFailed(f"could not import your {self.module}.py: {info['type']}: {info['message']}{where}",
-                                             call=call, exercise=self.exercise)
+            raise errors.StudentImportFailed(f"could not import your {self.module}.py: {info['type']}: {info['message']}{where}"
+                                             f"{sibling_note(info.get('sibling', ''))}",
+                                             call=call, exercise=self.exercise, sibling=info.get("sibling", ""))
         raise student_error(info, call=call, exercise=self.exercise)
 
     def _reset_peak(self) -> int | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import errors, wire
 from .proxy import Implementation, student_error
-from .runtime import Runtime
+from .runtime import Responder, Runtime, Unresolved
 
 _counter = itertools.count()
 
@@ -32,17 +32,22 @@ class InProcessTransport:
                 raise errors.StudentImportFailed(f"could not import your {module}.py: {type(error).__name__}: {error}",
                                                  call=call, exercise=self.exercise) from None
             raise student_error(self.runtime.describe_error(error, self.exercise), call=call, exercise=self.exercise) from None
-        except LookupError as error:
+        except Unresolved as error:  # a name the check asked for is missing: not the code's own LookupError
             raise errors.StudentRaised(f"{call}: {error}", call=call, exercise=self.exercise) from None
         except Exception as error:  # the implementation's own failure, reported like the child does
             raise student_error(self.runtime.describe_error(error, self.exercise), call=call, exercise=self.exercise) from None
-        arrays: list = []
-        try:
-            tree = wire.encode(result, arrays, handles=self.runtime.keep)
-        except TypeError as error:
-            raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {error}",
-                                         call=call, exercise=self.exercise) from None
-        return wire.decode(tree, [a.copy() for a in arrays])
+        return as_received(result, self.runtime, call=call, exercise=self.exercise)
+
+
+def as_received(result: Any, runtime: Responder, *, call: str, exercise: str) -> Any:
+    """``result`` as the trusted side receives it from a child: encoded, arrays copied, objects as handles."""
+    arrays: list = []
+    try:
+        tree = wire.encode(result, arrays, handles=runtime.keep)
+    except TypeError as error:
+        raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {error}",
+                                     call=call, exercise=exercise) from None
+    return wire.decode(tree, [a.copy() for a in arrays])
 
 
 def in_process(root: str | Path, exercise: str = "") -> Implementation:

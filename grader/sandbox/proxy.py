@@ -20,11 +20,16 @@ class Transport(Protocol):
                 name: str = "", call: str = "") -> Any: ...
 
 
+def sibling_note(sibling: str) -> str:
+    """The line that blames another exercise's module (empty when there is none)."""
+    return f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first" if sibling else ""
+
+
 def student_error(info: dict, *, call: str, exercise: str) -> errors.StudentError:
     """The trusted-side exception for an error the student's side reported."""
     where = f" ({info['where']})" if info.get("where") else ""
     sibling = info.get("sibling", "")
-    note = f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first" if sibling else ""
+    note = sibling_note(sibling)
     if info.get("not_implemented"):
         detail = f": {info['message']}" if info.get("message") else ""
         if sibling:

@@ -29,21 +29,29 @@ def safe_text(value, show=str) -> str:
         return "(its message could not be read)"
 
 
-class Runtime:
-    """The submission loaded as package ``package`` from ``root``; an object table for handles."""
+class Unresolved(LookupError):
+    """What the trusted side asked for does not exist on the student's side (not the student's own error)."""
 
-    def __init__(self, root: str, package: str = "submission"):
-        self.root = os.path.realpath(root)
-        self.package = package
+
+class Responder:
+    """Answers the requests of :mod:`grader.sandbox.proxy`: an object table for handles, and the ops.
+
+    Subclasses say where module-level names come from (:meth:`lookup`) and what importing a
+    module means (:meth:`prepare`): the submission's files in the sandbox, a notebook's globals
+    in nbgrader.
+    """
+
+    missing_object = "that object no longer exists in the student's process"
+
+    def __init__(self):
         self.objects: dict[int, object] = {}
         self._next_id = 1
-        if package not in sys.modules:
-            module = types.ModuleType(package)
-            module.__path__ = [self.root]  # relative imports (from .softmax import softmax) work
-            module.__file__ = os.path.join(self.root, "__init__.py")
-            sys.modules[package] = module
-        if self.root not in sys.path:
-            sys.path.insert(0, self.root)  # flat imports (from softmax import softmax) work too
+
+    def lookup(self, module: str, name: str):
+        raise NotImplementedError
+
+    def prepare(self, module: str) -> None:
+        raise NotImplementedError
 
     # -- objects -----------------------------------------------------------------
     def keep(self, value) -> int:
@@ -57,12 +65,8 @@ class Runtime:
             try:
                 return self.objects[int(target["handle"])]
             except KeyError:
-                raise LookupError("that object no longer exists in the student's process") from None
-        module = self.load(str(target["module"]))
-        name = str(target["name"])
-        if not hasattr(module, name):
-            raise LookupError(f"{target['module']}.py has no {name!r}")
-        return getattr(module, name)
+                raise Unresolved(self.missing_object) from None
+        return self.lookup(str(target["module"]), str(target["name"]))
 
     def unwrap(self, value):
         """Arguments: trusted-side handles become the objects they stand for."""
@@ -74,27 +78,24 @@ class Runtime:
             return [self.unwrap(v) for v in value]
         return value
 
-    def load(self, module: str):
-        return importlib.import_module(f"{self.package}.{module}")
-
     # -- requests ----------------------------------------------------------------
     def run(self, op: str, target: dict, args=(), kwargs=None, name: str = ""):
         """Perform one request; returns the raw Python result (exceptions propagate)."""
         if op == "import":
-            self.load(str(target["module"]))
+            self.prepare(str(target["module"]))
             return None
         subject = self.resolve(target)
-        if op == "call":
-            return subject(*self.unwrap(tuple(args)), **{k: self.unwrap(v) for k, v in (kwargs or {}).items()})
         if op == "getattr":
             return getattr(subject, name)
         if op == "len":
             return len(subject)
+        arguments = self.unwrap(tuple(args))
+        keywords = {k: self.unwrap(v) for k, v in (kwargs or {}).items()}
+        if op == "call":
+            return subject(*arguments, **keywords)
         if op == "measure":  # peak traced memory of one call, in bytes
             import tracemalloc
 
-            arguments = self.unwrap(tuple(args))
-            keywords = {k: self.unwrap(v) for k, v in (kwargs or {}).items()}
             tracemalloc.start()
             try:
                 result = subject(*arguments, **keywords)
@@ -102,18 +103,50 @@ class Runtime:
             finally:
                 tracemalloc.stop()
             return (result, peak)
-        raise LookupError(f"unknown request {op!r}")
+        raise Unresolved(f"unknown request {op!r}")
+
+
+class Runtime(Responder):
+    """The submission loaded as package ``package`` from ``root``."""
+
+    def __init__(self, root: str, package: str = "submission"):
+        super().__init__()
+        self.root = os.path.realpath(root)
+        self.package = package
+        if package not in sys.modules:
+            module = types.ModuleType(package)
+            module.__path__ = [self.root]  # relative imports (from .softmax import softmax) work
+            module.__file__ = os.path.join(self.root, "__init__.py")
+            sys.modules[package] = module
+        if self.root not in sys.path:
+            sys.path.insert(0, self.root)  # flat imports (from softmax import softmax) work too
+
+    def load(self, module: str):
+        return importlib.import_module(f"{self.package}.{module}")
+
+    def prepare(self, module: str) -> None:
+        self.load(module)
+
+    def lookup(self, module: str, name: str):
+        loaded = self.load(module)
+        if not hasattr(loaded, name):
+            raise Unresolved(f"{module}.py has no {name!r}")
+        return getattr(loaded, name)
 
     def describe_error(self, error: BaseException, exercise_module: str) -> dict:
         """What the trusted side is told about an exception the student's code raised."""
         where, sibling = "", ""
-        for frame in reversed(traceback.extract_tb(error.__traceback__)):
-            if frame.filename.startswith("<"):  # <frozen importlib._bootstrap>, <string>: not a file (and
-                continue                        # realpath would put it under the submission, our cwd)
-            path = os.path.realpath(frame.filename)
+        # innermost first; a SyntaxError's own file and line come before the frame that imported it
+        places = [(frame.filename, frame.lineno) for frame in reversed(traceback.extract_tb(error.__traceback__))]
+        if isinstance(error, SyntaxError) and isinstance(error.filename, str):
+            places.insert(0, (error.filename, None))  # its message already names the line
+        for filename, lineno in places:
+            if filename.startswith("<"):  # <frozen importlib._bootstrap>, <string>: not a file (and
+                continue                  # realpath would put it under the submission, our cwd)
+            path = os.path.realpath(filename)
             if path.startswith(self.root + os.sep):
                 relative = os.path.relpath(path, self.root)
-                where = f"{relative}, line {frame.lineno}"
+                where = f"{relative}, line {lineno}" if lineno is not None else ""
                 stem = os.path.splitext(os.path.basename(relative))[0]
                 if exercise_module and stem != exercise_module:
                     sibling = stem
