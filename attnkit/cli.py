@@ -6,7 +6,6 @@ import importlib
 import os
 import sys
 
-
 # Verbs that parse everything after the verb themselves: "module" means ``module.main(argv)``,
 # "module:function" ``module.function(argv)``.
 DELEGATED = {

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from grader import curriculum
-from grader.results import NOT_IMPLEMENTED, PASSED, ExerciseResult
+from grader.results import NOT_IMPLEMENTED, ExerciseResult
 
 GREEN, RED, YELLOW, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[0m"
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from attnkit import atomic
 
-from . import records, scratch, summary
 from . import progress as progress_view
+from . import records, scratch, summary
 from .submissions import Entry, content_hash, discover
 
 RESERVED = {"summary", "grades"}  # OUTDIR/summary.json; keep grades.* free too

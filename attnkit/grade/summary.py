@@ -6,9 +6,8 @@ import io
 from collections import Counter
 from pathlib import Path
 
-from grader.results import GRADER_ERROR, SubmissionResult
-
 from attnkit import atomic
+from grader.results import GRADER_ERROR, SubmissionResult
 
 TOP_MISTAKES = 10
 

@@ -115,7 +115,8 @@ def _grade(entry: Entry):
 def refused(student: str, problem: str):
     """Every check failed with the submission's problem as the message (so max_score stays right)."""
     from grader import curriculum
-    from grader.results import FAILED as CHECK_FAILED, CheckResult, ExerciseResult, SubmissionResult
+    from grader.results import FAILED as CHECK_FAILED
+    from grader.results import CheckResult, ExerciseResult, SubmissionResult
     from grader.runner import discover
 
     exercises = [ExerciseResult(ex, [CheckResult(ex, s.name, s.title, s.task, 0.0, s.points, CHECK_FAILED,

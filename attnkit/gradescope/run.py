@@ -60,7 +60,8 @@ def run(root: Path, timeout: float = 10.0, memory_mb: int = 2048, out=None) -> i
     import sys
 
     from attnkit import atomic
-    from attnkit.grade import main as grade, records
+    from attnkit.grade import main as grade
+    from attnkit.grade import records
 
     out = out or sys.stdout
     submission = Path(root) / "submission"

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from attnkit import atomic
+
 from .grading import instantiate
 from .model import TOPICS, Question
 

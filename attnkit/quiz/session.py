@@ -12,7 +12,7 @@ from typing import Callable
 
 from .bank import Bank
 from .grading import Asked, BadAnswer, instantiate, mark, present, variant_seed
-from .model import TYPE_LABELS, TOPICS
+from .model import TOPICS, TYPE_LABELS
 from .progress import Progress
 
 WIDTH = 80

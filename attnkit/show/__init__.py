@@ -13,8 +13,15 @@ from pathlib import Path
 
 from attnkit.arguments import whole_number
 
-from .errors import (DIMS_OUT_OF_RANGE, EMPTY_TEXT, HEADS_DO_NOT_DIVIDE, NO_MATPLOTLIB, TOO_LARGE, TOO_MANY_TOKENS,
-                     ShowError)
+from .errors import (
+    DIMS_OUT_OF_RANGE,
+    EMPTY_TEXT,
+    HEADS_DO_NOT_DIVIDE,
+    NO_MATPLOTLIB,
+    TOO_LARGE,
+    TOO_MANY_TOKENS,
+    ShowError,
+)
 from .tokens import RULE, tokenize
 
 DEFAULT_TEXT = "The animal didn't cross the street because it was too tired"

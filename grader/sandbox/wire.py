@@ -20,8 +20,8 @@ by file path before any student code runs, without importing the ``grader`` pack
 from __future__ import annotations
 
 import json
-import re
 import math
+import re
 import socket
 import struct
 

@@ -6,7 +6,7 @@ import json
 import os
 
 import pytest
-from gradekit import build_class, fmt, max_points, run_cli
+from gradekit import fmt, max_points, run_cli
 
 from attnkit.grade import main
 from grader import curriculum

@@ -6,11 +6,10 @@ import warnings
 
 import numpy as np
 import pytest
+from nbgraderkit import REPO
 
 from grader import curriculum, notebook
 from grader.runner import discover
-
-from nbgraderkit import REPO
 
 
 def namespace_of(package: str) -> dict:

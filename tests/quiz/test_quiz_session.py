@@ -101,7 +101,7 @@ def test_progress_reloads_and_review_honours_the_schedule(home):
     review = plan(review=True, when=later)
     assert sorted(q.id for q in review) == sorted(missed)
     status, out, _ = run(["--review", "--seed", str(SEED)], [right_answer(q) for q in review], when=later)
-    assert status == 0 and f"Score: 3/3" in out and "review" in out
+    assert status == 0 and "Score: 3/3" in out and "review" in out
     progress = Progress.load()
     assert all(progress.cards[qid].box == 2 for qid in missed)
     assert progress.due(later) == []

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from releasekit import SOLUTIONS
 
 from attnkit.release.record import Recorder, record
 from attnkit.release.replay import MISS, Replay, ReplayMiss, Store, call_key, decode
 from attnkit.release.verify import verify
+from grader.checks.common import normal
 from grader.checks.marks import check
 from grader.compare import expect_close
 from grader.mistakes import softmax as softmax_mistakes
 from grader.reference import reference
-from grader.checks.common import normal
 from grader.runner import CheckSpec, discover, seed_for
 from grader.sandbox.inprocess import InProcessTransport, in_process
-
-from releasekit import SOLUTIONS
 
 
 def key(*args, **kwargs):

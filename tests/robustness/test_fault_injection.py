@@ -19,8 +19,17 @@ import time
 from collections import Counter
 
 import pytest
-from robustkit import (Reaper, build_class, differences, environment, grade_command, private_tmpdir, snapshot,
-                       temp_leftovers, tmp_files)
+from robustkit import (
+    Reaper,
+    build_class,
+    differences,
+    environment,
+    grade_command,
+    private_tmpdir,
+    snapshot,
+    temp_leftovers,
+    tmp_files,
+)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc and prctl (Linux)")
 

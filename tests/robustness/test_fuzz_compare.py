@@ -16,8 +16,18 @@ from hypothesis.extra import numpy as hnp
 from robustkit import fuzz
 
 from grader.checks.common import expect_mask
-from grader.compare import (CheckFailed, Mistake, arg, describe, expect_array, expect_close, expect_tuple,
-                            first_difference, show_scalar, tolerance_for)
+from grader.compare import (
+    CheckFailed,
+    Mistake,
+    arg,
+    describe,
+    expect_array,
+    expect_close,
+    expect_tuple,
+    first_difference,
+    show_scalar,
+    tolerance_for,
+)
 
 CALL = "f(x of shape (2, 3))"
 shapes = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
