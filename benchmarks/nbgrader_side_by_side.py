@@ -24,7 +24,7 @@ from .measure import ROOT, attnkit, run_command
 def _kit():
     sys.path.insert(0, str(ROOT / "tests" / "nbgrader"))
     try:
-        import nbgraderkit
+        from tests.nbgrader import nbgraderkit
     finally:
         sys.path.pop(0)
     return nbgraderkit

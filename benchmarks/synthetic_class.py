@@ -25,7 +25,7 @@ HOSTILE = {
 def _patches() -> list[tuple]:
     sys.path.insert(0, str(ROOT / "tests" / "grader"))
     try:
-        from mistake_patches import PATCHES
+        from tests.grader.mistake_patches import PATCHES
     finally:
         sys.path.pop(0)
     return PATCHES

@@ -5,8 +5,12 @@
 Sources: 000_fe5dac0e0cbd942d.txt, 002_5d842bf762d216d9.txt ("The Full Computation"),
 003_63dbfe1d11fdc09a.txt (the worked "India is great" numbers).
 """
+import math
 
+import numpy as np
 
+from .masking import apply_mask
+from .softmax import softmax
 
 
 def scaled_dot_product_attention(Q, K, V, mask=None):

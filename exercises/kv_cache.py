@@ -4,8 +4,11 @@ During generation each new token only needs its own query; the keys and values o
 earlier tokens are cached, so a step costs O(t) instead of recomputing O(t^2).
 Source: 002_5d842bf762d216d9.txt ("Training vs Inference", "KV Cache").
 """
+import math
 
+import numpy as np
 
+from .softmax import softmax
 
 
 class KVCache:

@@ -4,6 +4,7 @@ Convention everywhere in the kit: a boolean mask is ``True`` where a query MAY a
 to a key. Source: 002_5d842bf762d216d9.txt ("Causal (Masked) Self-Attention" and the
 pitfall "Incorrect Mask Application": mask before softmax with -inf).
 """
+import numpy as np
 
 
 def causal_mask(n):

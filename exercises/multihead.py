@@ -7,7 +7,9 @@ two-head example of 003_63dbfe1d11fdc09a.txt is reproduced by packing its per-he
 matrices column-wise. Sources: 002_5d842bf762d216d9.txt ("Multi-Head Self-Attention",
 pitfall 3), 003_63dbfe1d11fdc09a.txt ("Multi-Head Attention").
 """
+import numpy as np
 
+from .attention import scaled_dot_product_attention
 
 
 def split_heads(X, n_heads):

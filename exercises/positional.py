@@ -4,6 +4,7 @@ Self-attention is permutation equivariant, so order must be injected explicitly.
 Source: 002_5d842bf762d216d9.txt ("Positional Information": sinusoidal, learned,
 relative and rotary encodings).
 """
+import numpy as np
 
 
 def sinusoidal_encoding(seq_len, d_model):

@@ -3,6 +3,7 @@
 Source: 002_5d842bf762d216d9.txt ("In Code": subtract the max before ``exp``) and its
 pitfall; 000_fe5dac0e0cbd942d.txt shows the unstable version (no max subtraction).
 """
+import numpy as np
 
 
 def softmax(x, axis=-1):

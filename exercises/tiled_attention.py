@@ -6,7 +6,9 @@ max, a running sum and a running output gives the same result in
 O(block_size * (n_q + d)) extra memory. Source: 002_5d842bf762d216d9.txt ("Memory: The
 Quadratic Problem", Flash Attention).
 """
+import math
 
+import numpy as np
 
 
 def tiled_attention(Q, K, V, block_size=64, causal=False):

@@ -24,13 +24,11 @@ SITE_DIR = sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.append(SITE_DIR)
 
-import importlib
-import math  # noqa: E401,E402,F401
-
 import numpy  # noqa: E402  (preloaded once; every child inherits it)
 import numpy.fft  # noqa: E402,F401
 import numpy.linalg  # noqa: E402,F401
 import numpy.random  # noqa: E402,F401
+import math, itertools, functools, collections, traceback, importlib, tracemalloc, types, io, struct  # noqa: E401,E402,F401
 
 
 def load_by_path(name, filename):
@@ -48,7 +46,6 @@ landlock = load_by_path("attnkit_sandbox_landlock", "landlock.py")
 numpy.zeros(4) @ numpy.zeros(4)  # warm up BLAS
 numpy.random.default_rng(0).standard_normal(4)
 import gc  # noqa: E402
-
 gc.collect()
 gc.freeze()  # children never scan (and so never copy-on-write) the zygote's own objects
 

@@ -1,2 +1,2 @@
 """Fixtures of the class-grading tests (helpers live in gradekit.py, importable by name)."""
-from gradekit import class_dir, graded  # noqa: F401  (fixtures)
+from tests.grade.gradekit import class_dir, graded  # noqa: F401  (fixtures)

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-import standin_checks  # noqa: E402
+from tests.grade import standin_checks
 
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS, EXERCISES = REPO / "solutions", REPO / "exercises"

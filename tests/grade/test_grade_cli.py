@@ -6,10 +6,10 @@ import json
 import os
 
 import pytest
-from gradekit import fmt, max_points, run_cli
 
 from attnkit.grade import main
 from grader import curriculum
+from tests.grade.gradekit import fmt, max_points, run_cli
 
 FULL = {"alice", "dave", "frank"}
 ZERO = {"bob", "eve"}
@@ -105,7 +105,7 @@ def test_records_and_summary(graded):
 
 def test_mistakes_counted_once_per_student(tmp_path):
     """A softmax over the wrong axis is diagnosed (by name) in the summary with a student count."""
-    from gradekit import SOLUTIONS, copy_modules
+    from tests.grade.gradekit import SOLUTIONS, copy_modules
 
     root = tmp_path / "class"
     for name in ("ann", "ben"):
@@ -169,7 +169,7 @@ def test_unwritable_outdir_exit_2_nothing_graded(tmp_path, class_dir):
 
 
 def test_reserved_student_name(tmp_path, capsys):
-    from gradekit import SOLUTIONS, copy_modules
+    from tests.grade.gradekit import SOLUTIONS, copy_modules
 
     copy_modules(SOLUTIONS, tmp_path / "class" / "summary")
     assert main(tmp_path / "class", tmp_path / "out") == 2

@@ -10,9 +10,8 @@ import sys
 import tempfile
 import time
 
-from gradekit import REPO, SOLUTIONS, build_class, copy_modules, run_cli
-
 from attnkit.grade import main, records
+from tests.grade.gradekit import REPO, SOLUTIONS, build_class, copy_modules, run_cli
 
 
 def grade(root, out, **kw):

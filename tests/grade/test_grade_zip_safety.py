@@ -7,10 +7,10 @@ import stat
 import zipfile
 
 import pytest
-from gradekit import SOLUTIONS, copy_modules, zip_modules
 
 from attnkit.grade import main, submissions
 from attnkit.grade.submissions import SubmissionProblem, check_folder, extract_zip
+from tests.grade.gradekit import SOLUTIONS, copy_modules, zip_modules
 
 
 def make_zip(path, entries):

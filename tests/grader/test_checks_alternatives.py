@@ -1,8 +1,8 @@
 """Correct implementations written differently from the reference (loops, einsum, lists) get full marks."""
 import pytest
-from graderkit import ALTERNATIVES, copy_solutions, run
 
 from grader.results import PASSED
+from tests.grader.graderkit import ALTERNATIVES, copy_solutions, run
 
 CASES = [
     ("softmax_two_pass.py", "softmax"),

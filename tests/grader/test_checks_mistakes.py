@@ -1,10 +1,10 @@
 """Classic mistakes, each one textual patch of a copy of solutions/, lose points and are diagnosed by name."""
 import pytest
-from graderkit import copy_solutions, dependants_closure, run
-from mistake_patches import PATCHES
 
 from grader import curriculum
 from grader.results import PASSED
+from tests.grader.graderkit import copy_solutions, dependants_closure, run
+from tests.grader.mistake_patches import PATCHES
 
 
 @pytest.mark.parametrize("mistake, exercise, module, old, new", PATCHES, ids=[p[0] for p in PATCHES])

@@ -2,11 +2,11 @@
 import inspect
 
 import pytest
-from graderkit import EXERCISES, SOLUTIONS, run
 
 from grader import curriculum
 from grader.results import NOT_IMPLEMENTED, PASSED
 from grader.runner import discover
+from tests.grader.graderkit import EXERCISES, SOLUTIONS, run
 
 EXPECTED_POINTS = {"softmax": 10, "masking": 10, "attention": 18, "multihead": 18, "positional": 14,
                    "kv_cache": 14, "tiled_attention": 16}

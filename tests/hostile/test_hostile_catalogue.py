@@ -13,15 +13,12 @@ from __future__ import annotations
 import csv
 import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import hostilekit as kit  # noqa: E402
-
-from grader.sandbox import landlock  # noqa: E402
+from grader.sandbox import landlock
+from tests.hostile import hostilekit as kit
 
 pytestmark = pytest.mark.slow
 CASES = kit.load_cases()

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-from nbgraderkit import ASSIGNMENT, REPO, SEEDS, answer_cells, export, grade_cells, meta, notebooks, source
 
 import attnkit.nbgrader as command
 from attnkit import cli
@@ -17,6 +16,17 @@ from attnkit.nbgrader.notebook import explanations
 from attnkit.release.stubs import strip_markers
 from grader import curriculum
 from grader.runner import discover
+from tests.nbgrader.nbgraderkit import (
+    ASSIGNMENT,
+    REPO,
+    SEEDS,
+    answer_cells,
+    export,
+    grade_cells,
+    meta,
+    notebooks,
+    source,
+)
 
 RUN_CHECK = re.compile(r"^run_check\('(?P<exercise>\w+)', '(?P<name>\w+)', globals\(\)\)$")
 

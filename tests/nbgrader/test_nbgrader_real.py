@@ -15,10 +15,20 @@ import time
 from pathlib import Path
 
 import pytest
-from nbgraderkit import ASSIGNMENT, answer_cells, export, grade_cells, jupyter_env, meta, notebooks, source, submit
 
 from grader import curriculum
 from grader.runner import discover
+from tests.nbgrader.nbgraderkit import (
+    ASSIGNMENT,
+    answer_cells,
+    export,
+    grade_cells,
+    jupyter_env,
+    meta,
+    notebooks,
+    source,
+    submit,
+)
 
 pytestmark = [
     pytest.mark.slow,

@@ -6,10 +6,10 @@ import warnings
 
 import numpy as np
 import pytest
-from nbgraderkit import REPO
 
 from grader import curriculum, notebook
 from grader.runner import discover
+from tests.nbgrader.nbgraderkit import REPO
 
 
 def namespace_of(package: str) -> dict:

@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from nbgraderkit import ASSIGNMENT, export
 
 from attnkit.release import main as release_main
 from grader import curriculum
 from grader.runner import discover
+from tests.nbgrader.nbgraderkit import ASSIGNMENT, export
 
 pytestmark = pytest.mark.slow
 

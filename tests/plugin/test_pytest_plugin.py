@@ -1,6 +1,5 @@
 """The pytest plugin (``pytest --impl DIR``), driven through pytest itself with ``pytester``."""
 import shutil
-import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -9,10 +8,9 @@ import pytest
 from grader import curriculum
 from grader.pytest_plugin import EXERCISE_LINE, NO_SUCH_DIR, POINTS_MARKER, SCORE_LINE
 from grader.runner import NOT_IMPLEMENTED_MESSAGE, discover
+from tests.grader.mistake_patches import PATCHES
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "grader"))
-from mistake_patches import PATCHES  # noqa: E402
 
 TOTAL_CHECKS = sum(len(discover(e)) for e in curriculum.ids())
 TOTAL_POINTS = sum(s.points for e in curriculum.ids() for s in discover(e))

@@ -1,12 +1,9 @@
 """The student release, built once per test session into a temporary folder (helpers: releasekit.py)."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(scope="session")

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from releasekit import REPO, SOLUTIONS
 
 from attnkit.release import build as release_build
 from attnkit.release import main, stubs
 from attnkit.release.public import public_source
 from grader import curriculum
 from grader.runner import discover
+from tests.release.releasekit import REPO, SOLUTIONS
 
 HIDDEN = {s.name for e in curriculum.ids() for s in discover(e) if s.visibility == "hidden"}
 PUBLIC = [s for e in curriculum.ids() for s in discover(e) if s.visibility != "hidden"]

@@ -10,12 +10,12 @@ import sys
 import zipfile
 
 import pytest
-from releasekit import CLI, REPO, SOLUTIONS, copy_modules, grade_in_release, isolated
 
 from attnkit.release.generate import NOT_AVAILABLE
 from grader import curriculum
 from grader.runner import NOT_IMPLEMENTED_MESSAGE, discover, run_exercise
 from grader.sandbox.inprocess import in_process
+from tests.release.releasekit import CLI, REPO, SOLUTIONS, copy_modules, grade_in_release, isolated
 
 pytestmark = pytest.mark.slow
 

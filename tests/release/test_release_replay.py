@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from releasekit import SOLUTIONS
 
 from attnkit.release.record import Recorder, record
 from attnkit.release.replay import MISS, Replay, ReplayMiss, Store, call_key, decode
@@ -16,6 +15,7 @@ from grader.mistakes import softmax as softmax_mistakes
 from grader.reference import reference
 from grader.runner import CheckSpec, discover, seed_for
 from grader.sandbox.inprocess import InProcessTransport, in_process
+from tests.release.releasekit import SOLUTIONS
 
 
 def key(*args, **kwargs):

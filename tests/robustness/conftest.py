@@ -12,13 +12,9 @@ loaded globally, so the other folders' hypothesis tests keep their own settings)
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from hypothesis import HealthCheck, settings
 
-sys.path.insert(0, str(Path(__file__).parent))
-from robustkit import FUZZ_PROFILE  # noqa: E402
+from tests.robustness.robustkit import FUZZ_PROFILE
 
 MAX_EXAMPLES = 150
 

@@ -17,11 +17,11 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from robustkit import EXERCISES, REPO, SOLUTIONS, build_class
 
 from grader import curriculum, pytest_plugin
 from grader.runner import discover, run_exercise, run_one, seed_for
 from grader.sandbox.inprocess import in_process
+from tests.robustness.robustkit import EXERCISES, REPO, SOLUTIONS, build_class
 
 CHECK_SOURCES = (sorted((REPO / "grader" / "checks").glob("*.py")) + sorted((REPO / "grader" / "mistakes").glob("*.py"))
                  + [REPO / "grader" / "compare.py", REPO / "grader" / "document_values.py"])

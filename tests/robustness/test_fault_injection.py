@@ -19,7 +19,8 @@ import time
 from collections import Counter
 
 import pytest
-from robustkit import (
+
+from tests.robustness.robustkit import (
     Reaper,
     build_class,
     differences,

@@ -13,7 +13,6 @@ import numpy as np
 from hypothesis import event, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from robustkit import fuzz
 
 from grader.checks.common import expect_mask
 from grader.compare import (
@@ -28,6 +27,7 @@ from grader.compare import (
     show_scalar,
     tolerance_for,
 )
+from tests.robustness.robustkit import fuzz
 
 CALL = "f(x of shape (2, 3))"
 shapes = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)

@@ -14,12 +14,12 @@ from pathlib import Path
 import yaml
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
-from robustkit import fuzz
 
 from attnkit.quiz import cli
 from attnkit.quiz.bank import Bank, BankError, default_files, load_bank
 from attnkit.quiz.grading import BadAnswer, instantiate, mark, present
 from attnkit.quiz.model import DIFFICULTIES, FIELDS, TOPICS, TYPES
+from tests.robustness.robustkit import fuzz
 
 BANKS = default_files()
 SHIPPED = {path.name: path.read_bytes() for path in BANKS}

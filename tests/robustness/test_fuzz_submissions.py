@@ -18,10 +18,10 @@ from pathlib import Path, PurePosixPath
 
 from hypothesis import event, given
 from hypothesis import strategies as st
-from robustkit import fuzz
 
 from attnkit.grade import submissions
 from attnkit.grade.submissions import SubmissionProblem, extract_zip, hidden, safe_name
+from tests.robustness.robustkit import fuzz
 
 ABSOLUTE = "<absolute>"        # replaced by the absolute path of a folder beside the target: an escape is seen
 NON_UTF8 = "<nonutf8>"         # replaced in the archive's bytes by as many bytes that are not UTF-8

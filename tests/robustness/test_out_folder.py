@@ -22,9 +22,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from robustkit import SOLUTIONS, build_class, copy_modules, environment, grade_command, private_tmpdir
 
 from attnkit.grade import main, run, summary
+from tests.robustness.robustkit import SOLUTIONS, build_class, copy_modules, environment, grade_command, private_tmpdir
 
 FIELD = re.compile(r"\{(\w+)\}")
 

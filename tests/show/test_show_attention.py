@@ -5,12 +5,12 @@ import re
 
 import numpy as np
 import pytest
-from showkit import assert_real_picture, read_png, show
 
 from attnkit.show import DEFAULT_TEXT, MAX_TOKENS
 from attnkit.show.errors import NO_MATPLOTLIB
 from attnkit.show.model import attention_example
 from attnkit.show.tokens import tokenize
+from tests.show.showkit import assert_real_picture, read_png, show
 
 TOKENS = ["The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired"]
 

@@ -5,11 +5,11 @@ import json
 
 import numpy as np
 import pytest
-from showkit import assert_real_picture, read_png
 
 from attnkit.grade.summary import class_summary, write_all
 from attnkit.show import class_summary as pictures
 from grader.results import FAILED, PASSED, CheckResult, ExerciseResult, SubmissionResult
+from tests.show.showkit import assert_real_picture, read_png
 
 EXERCISES = ("softmax", "attention")
 

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from showkit import show
 
 from attnkit.show import errors
 from attnkit.show.tokens import RULE
+from tests.show.showkit import show
 
 REPO = Path(__file__).resolve().parents[2]
 

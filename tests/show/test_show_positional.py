@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from showkit import assert_real_picture, read_png, show
 
 from attnkit.show.figures import default_dims
 from attnkit.show.model import positional_encoding
 from solutions.positional import sinusoidal_encoding
+from tests.show.showkit import assert_real_picture, read_png, show
 
 
 def test_png_with_and_without_curves(tmp_path):
