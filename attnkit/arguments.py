@@ -18,3 +18,22 @@ def whole_number(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def add_exercises_argument(parser: argparse.ArgumentParser) -> None:
+    """``--exercises SPEC``: a course's subset (comma-separated ids or a course YAML file), as ``args.exercises``.
+
+    The value is parsed by :func:`grader.curriculum.select`; ``None`` means every exercise.
+    """
+    parser.add_argument("--exercises", type=_exercise_subset, default=None, metavar="IDS|FILE",
+                        help="only these exercises: comma-separated ids (e.g. softmax,masking) or a course "
+                             "file (YAML list of ids); points and totals follow the subset (default: all)")
+
+
+def _exercise_subset(text: str) -> tuple[str, ...]:
+    from grader import curriculum
+
+    try:
+        return curriculum.select(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

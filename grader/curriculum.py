@@ -72,3 +72,42 @@ def users_of(exercise_ids) -> tuple[str, ...]:
                 found.add(exercise.id)
                 grew = True
     return tuple(e for e in ids() if e in found)
+
+
+def select(spec: str | None = None) -> tuple[str, ...]:
+    """The exercises of a course, in learning-path order.
+
+    ``spec`` is ``None`` (every exercise), a comma-separated list of ids (``"softmax,masking"``),
+    or the path of a course file: a YAML list of ids, or a mapping with an ``exercises`` list.
+    Raises ``ValueError`` with a message naming the unknown ids, the file or what to write.
+    """
+    if spec is None:
+        return ids()
+    path = Path(spec)
+    if path.suffix in (".yaml", ".yml") or path.is_file():
+        chosen = _course_file(path)
+    else:
+        chosen = [part.strip() for part in spec.split(",") if part.strip()]
+    if not chosen:
+        raise ValueError(f"no exercise named in {spec!r}; choose from: {', '.join(ids())}")
+    unknown = [name for name in chosen if name not in ids()]
+    if unknown:
+        raise ValueError(f"unknown exercise(s) {', '.join(map(repr, unknown))}; known: {', '.join(ids())}")
+    return tuple(e for e in ids() if e in set(chosen))
+
+
+def _course_file(path: Path) -> list[str]:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ValueError(f"cannot read the course file {path}: {error.strerror}") from None
+    except yaml.YAMLError as error:
+        raise ValueError(f"{path} is not valid YAML: {error}") from None
+    if isinstance(data, dict):
+        data = data.get("exercises")
+    if not isinstance(data, list) or not all(isinstance(item, str) for item in data):
+        raise ValueError(f"{path}: expected a list of exercise ids (or 'exercises: [...]'); "
+                         f"choose from: {', '.join(ids())}")
+    return data
