@@ -6,6 +6,7 @@ questions (item -> position) since GIFT has no ordering type.
 """
 from __future__ import annotations
 
+from .arrange import listed_items
 from .fractions import multiple_fractions, percent
 from .model import Question, format_number
 
@@ -33,7 +34,7 @@ def _answers(question: Question) -> list[str]:
     if question.type == "short":
         return ["=" + escape(form) for form in question.answer]
     if question.type == "ordering":
-        return [f"={escape(item)} -> {position}" for position, item in enumerate(question.answer, 1)]
+        return [f"={escape(item)} -> {question.answer.index(item) + 1}" for item in listed_items(question)]
     raise ValueError(question.type)
 
 

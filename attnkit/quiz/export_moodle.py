@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html
 
+from .arrange import listed_items
 from .fractions import multiple_fractions, percent
 from .model import Question, format_number
 
@@ -50,9 +51,9 @@ def _body(question: Question) -> tuple[str, list[str]]:
             _answer(1.0, form, fmt="moodle_auto_format") for form in question.answer]
     if qtype == "ordering":  # core Moodle has no ordering type: match each item with its position
         lines = ["    <shuffleanswers>true</shuffleanswers>"]
-        for position, item in enumerate(question.answer, 1):
+        for item in listed_items(question):
             lines.append(f'    <subquestion format="html"><text>{cdata(as_html(item))}</text>'
-                         f"<answer><text>{position}</text></answer></subquestion>")
+                         f"<answer><text>{question.answer.index(item) + 1}</text></answer></subquestion>")
         return "matching", lines
     raise ValueError(qtype)
 

@@ -35,8 +35,8 @@ def _orders(question: Question) -> tuple[list[str], int]:
 def _choices(question: Question) -> list[str]:
     letters = "abcdefghijklmnopqrstuvwxyz"
     if question.type == "single":
-        marks = [choice == question.answer for choice in question.choices]
-        return [f"{'*' if ok else ''}{letters[i]}) {escape(c)}" for i, (c, ok) in enumerate(zip(question.choices, marks))]
+        return [f"{'*' if choice == question.answer else ''}{letters[i]}) {escape(choice)}"
+                for i, choice in enumerate(question.choices)]
     if question.type == "true_false":
         return [f"{'*' if question.answer else ''}a) True", f"{'' if question.answer else '*'}b) False"]
     if question.type == "multiple":

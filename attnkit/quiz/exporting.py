@@ -5,6 +5,7 @@ from pathlib import Path
 
 from attnkit import atomic
 
+from .arrange import arranged
 from .grading import instantiate
 from .model import TOPICS, Question
 
@@ -12,14 +13,15 @@ FORMATS = ("gift", "moodle-xml", "markdown", "qti")
 
 
 def expand(questions, variants: int = 1) -> list[Question]:
-    """Every question once; a generated one ``variants`` times (seeds 1..K, ids ``<id>-v<seed>``)."""
+    """Every question once; a generated one ``variants`` times (seeds 1..K, ids ``<id>-v<seed>``); choices in
+    export order (:func:`arrange.arranged`)."""
     out = []
     for question in sorted(questions, key=lambda q: TOPICS.index(q.topic)):  # learning-path order
         if question.generated:
             for seed in range(1, variants + 1):
-                out.append(instantiate(question, seed).with_(id=f"{question.id}-v{seed}"))
+                out.append(arranged(instantiate(question, seed).with_(id=f"{question.id}-v{seed}")))
         else:
-            out.append(question)
+            out.append(arranged(question))
     return out
 
 

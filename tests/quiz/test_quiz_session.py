@@ -49,7 +49,8 @@ def right_answer(question, seed=SEED):
 def wrong_answer(question):
     if question.type == "ordering":
         return " ".join(reversed(right_answer(question).split()))
-    return {"true_false": "f" if question.answer else "t", "numeric": "-12345", "short": "cosine"}.get(question.type, "")
+    wrong = {"true_false": "f" if question.answer else "t", "numeric": "-12345", "short": "cosine"}
+    return wrong.get(question.type, "")
 
 
 def run(argv, lines, when=T0):
