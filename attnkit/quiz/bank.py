@@ -99,10 +99,30 @@ def read_file(path: Path) -> tuple[list[Question], list[Problem]]:
     return questions, problems
 
 
-def load_bank(paths=None) -> Bank:
+def _shipped(path: Path) -> bool:
+    return path.resolve().parent == default_dir()
+
+
+def _duplicates(questions: list[tuple[Question, bool]]) -> list[Problem]:
+    """One problem per repeated id, blamed on the file being added (not a shipped bank), else the later one."""
+    problems, first = [], {}
+    for question, shipped in questions:
+        if question.id not in first:
+            first[question.id] = (question, shipped)
+            continue
+        other, other_shipped = first[question.id]
+        blamed, kept = (other, question) if other_shipped is False and shipped else (question, other)
+        problems.append(Problem(blamed.file, blamed.line, blamed.id,
+                                f"duplicate id: also defined at {kept.file}:{kept.line} (ids are unique across all "
+                                "banks, the shipped ones included; rename this one)"))
+    return problems
+
+
+def load_bank(paths=None, *, against_shipped: bool = False) -> Bank:
     """Load and validate banks (default: the shipped ones); raise ``BankError`` listing every problem.
 
-    Nothing is half-loaded: one broken entry anywhere means no Bank at all.
+    Nothing is half-loaded: one broken entry anywhere means no Bank at all. With ``against_shipped`` the
+    ids of ``paths`` must also differ from those of the shipped banks (what an author adding a bank needs).
     """
     files = [Path(p) for p in paths] if paths else default_files()
     if not files:
@@ -113,14 +133,11 @@ def load_bank(paths=None) -> Bank:
         found, broken = read_file(path)
         questions.extend(found)
         problems.extend(broken)
-    first: dict[str, Question] = {}
-    for question in questions:
-        if question.id in first:
-            other = first[question.id]
-            problems.append(Problem(question.file, question.line, question.id,
-                                    f"duplicate id (first defined at {other.file}:{other.line})"))
-        else:
-            first[question.id] = question
+    listed = {path.resolve() for path in files}
+    others = [path for path in default_files() if path.resolve() not in listed] if against_shipped else []
+    shipped = [question for path in others for question in read_file(path)[0]]
+    problems.extend(_duplicates([(question, _shipped(Path(question.file))) for question in questions]
+                                + [(question, True) for question in shipped]))
     if problems:
         raise BankError(problems)
     return Bank(tuple(questions), tuple(_display(p) for p in files))

@@ -44,8 +44,11 @@ def _session_parser() -> argparse.ArgumentParser:
 
 
 def _validate_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="attnkit quiz validate", description="Check question banks (default: the shipped ones).")
+    parser = _Parser(prog="attnkit quiz validate", description="Check question banks (default: the shipped ones). "
+                     "Files given are also checked for ids that a shipped bank already uses.")
     parser.add_argument("files", nargs="*", metavar="FILES")
+    parser.add_argument("--mistakes", action="store_true",
+                        help="list the mistake ids a question may name in 'mistakes:' and exit")
     return parser
 
 
@@ -70,8 +73,14 @@ def _bank_error(error: BankError, err) -> int:
 
 
 def _validate(args, out, err) -> int:
+    if args.mistakes:
+        from grader.mistakes import all_mistakes
+
+        for mistake in sorted(all_mistakes().values(), key=lambda m: m.id):
+            print(f"{mistake.id:<44} {mistake.looks_like}", file=out)
+        return 0
     try:
-        bank = load_bank(args.files or None)
+        bank = load_bank(args.files or None, against_shipped=bool(args.files))
     except BankError as error:
         return _bank_error(error, err)
     kinds = Counter(question.type for question in bank.questions)

@@ -4,8 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from grader import curriculum
+
 TYPES = ("single", "multiple", "true_false", "numeric", "short", "ordering")
-TOPICS = ("softmax", "masking", "attention", "multihead", "positional", "kv_cache", "tiled_attention", "concepts")
+GENERAL_TOPIC = "concepts"  # questions about self-attention as a whole, not about one exercise
+TOPICS = (*curriculum.ids(), GENERAL_TOPIC)  # one topic per exercise, in learning-path order
+# The documents a question may cite by file name (the kit's seed documents; they do not ship, so a question
+# must state what it needs and keep the file only as its source). Papers are cited by title and year instead.
+DOCUMENTS = ("000_fe5dac0e0cbd942d.txt", "001_e8a623b63a858117.txt", "002_5d842bf762d216d9.txt",
+             "003_63dbfe1d11fdc09a.txt", "004_40fbc8846b023c24.txt")
 DIFFICULTIES = ("easy", "medium", "hard")
 TYPE_LABELS = {
     "single": "single choice",
@@ -16,11 +23,13 @@ TYPE_LABELS = {
     "ordering": "ordering",
 }
 FIELDS = ("id", "topic", "type", "prompt", "choices", "answer", "tolerance", "pinned", "generator",
-          "explanation", "source", "difficulty", "tags")
+          "explanation", "source", "difficulty", "tags", "mistakes", "predict")
 
 
 @dataclass(frozen=True)
 class Source:
+    """Where a question's fact comes from: a seed document's ``file`` name, or a paper as "Title (year)"."""
+
     file: str
     section: str
 
@@ -45,6 +54,8 @@ class Question:
     pinned: bool = False
     generator: str | None = None
     tags: tuple[str, ...] = ()
+    mistakes: tuple[str, ...] = ()  # ids of grader.mistakes: `attnkit check` diagnosing one queues this question
+    predict: bool = False  # a "predict, then run" question of the exercise named by ``topic``
     file: str = ""
     line: int = 0
     variant: int | None = field(default=None, compare=False)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .generators import GENERATORS, generate
-from .model import DIFFICULTIES, FIELDS, TOPICS, TYPES, Question, Source
+from .model import DIFFICULTIES, DOCUMENTS, FIELDS, GENERAL_TOPIC, TOPICS, TYPES, Question, Source
 from .yamlmarks import Located
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -90,21 +90,25 @@ def check_entry(file: str, entry, file_topic: str | None, line: int = 1) -> tupl
         out.add(f"unknown type {qtype!r} (expected one of: {', '.join(TYPES)})", "type" if "type" in entry else None)
     topic = entry.get("topic")
     if topic not in TOPICS:
-        out.add(f"unknown topic {topic!r} (expected one of: {', '.join(TOPICS)})", "topic" if "topic" in entry else None)
+        out.add(f"unknown topic {topic!r} (expected one of: {', '.join(TOPICS)})", "topic")
     elif file_topic is not None and topic != file_topic:
         out.add(f"topic '{topic}' differs from the file's topic '{file_topic}' (one file per topic)", "topic")
     for key in ("prompt", "explanation"):
-        if not isinstance(entry.get(key), str) or not entry[key].strip():
+        if key not in entry or entry[key] is None:
             out.add(f"missing '{key}' (a non-empty string)", key if key in entry else None)
+        elif not isinstance(entry[key], str):
+            out.add(f"'{key}' must be text, not {_kind(entry[key])}: put it in quotes", key)
+        elif not entry[key].strip():
+            out.add(f"'{key}' is empty: write the text", key)
     if entry.get("difficulty") not in DIFFICULTIES:
-        out.add(f"'difficulty' must be one of: {', '.join(DIFFICULTIES)}", "difficulty" if "difficulty" in entry else None)
-    source = entry.get("source")
-    if not (isinstance(source, dict) and isinstance(source.get("file"), str) and isinstance(source.get("section"), str)
-            and source["file"].strip() and source["section"].strip()):
-        out.add("'source' must be a mapping with 'file' (seed document file name) and 'section'",
-                "source" if "source" in entry else None)
-    if "pinned" in entry and not isinstance(entry["pinned"], bool):
-        out.add("'pinned' must be true or false", "pinned")
+        out.add(f"'difficulty' must be one of: {', '.join(DIFFICULTIES)}", "difficulty")
+    _check_source(out)
+    for key in ("pinned", "predict"):
+        if key in entry and not isinstance(entry[key], bool):
+            out.add(f"'{key}' must be true or false", key)
+    if entry.get("predict") is True and topic == GENERAL_TOPIC:
+        out.add(f"'predict: true' is for a question about one exercise; topic '{topic}' is not an exercise", "predict")
+    _check_mistakes(out)
     if qtype in TYPES:
         _check_answer(out, qtype)
     if out.problems:
@@ -113,6 +117,65 @@ def check_entry(file: str, entry, file_topic: str | None, line: int = 1) -> tupl
     if out.problems:
         return None, out.problems
     return _build(file, entry), []
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    return "a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) else type(value).__name__
+
+
+SOURCE_FORMS = ("'source' is {file: <document>, section: <section>} with a document among: " + ", ".join(DOCUMENTS)
+                + "; or, for a paper, {paper: <title>, year: <year>, section: <section>}")
+
+
+def _check_source(out: _Collector) -> None:
+    source = out.entry.get("source")
+    where = "source" if "source" in out.entry else None
+    if not isinstance(source, dict):
+        out.add(f"missing {SOURCE_FORMS}", where)
+        return
+    keys = set(source)
+    text = [key for key in ("file", "paper", "section") if key in source and not
+            (isinstance(source[key], str) and source[key].strip())]
+    if text:
+        out.add(f"'source' {text[0]} must be non-empty text", where)
+    elif keys == {"file", "section"}:
+        if source["file"] not in DOCUMENTS:
+            close = difflib.get_close_matches(source["file"], DOCUMENTS, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            out.add(f"unknown source document {source['file']!r}{hint}: {SOURCE_FORMS}", where)
+    elif keys == {"paper", "year", "section"}:
+        year = source["year"]
+        if not (isinstance(year, int) and not isinstance(year, bool) and 1900 <= year <= 2100):
+            out.add("'source' year must be a year such as 2017", where)
+    else:
+        out.add(SOURCE_FORMS, where)
+
+
+def _check_mistakes(out: _Collector) -> None:
+    listed = out.entry.get("mistakes")
+    if listed is None:
+        return
+    if not isinstance(listed, list) or not all(isinstance(item, str) for item in listed):
+        out.add("'mistakes' must be a list of mistake ids, e.g. [softmax_no_max_subtraction]", "mistakes")
+        return
+    known = mistake_ids()
+    for item in listed:
+        if item not in known:
+            close = difflib.get_close_matches(item, known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else " (`attnkit quiz validate --mistakes` lists them)"
+            out.add(f"unknown mistake id {item!r}{hint}", "mistakes")
+
+
+@lru_cache(maxsize=1)
+def mistake_ids() -> tuple[str, ...]:
+    """The ids of every classic mistake the checks diagnose (grader.mistakes), sorted."""
+    from grader.mistakes import all_mistakes
+
+    return tuple(sorted(all_mistakes()))
 
 
 def _check_answer(out: _Collector, qtype: str) -> None:
@@ -217,10 +280,13 @@ def _build(file: str, entry: Located) -> Question:
     elif qtype == "numeric" and answer is not None:
         answer = float(answer)
     tolerance = entry.get("tolerance")
+    source = entry["source"]
+    cited = source["file"] if "file" in source else f"{source['paper']} ({source['year']})"
     return Question(
         id=entry["id"], topic=entry["topic"], type=qtype, prompt=entry["prompt"].strip(),
-        explanation=entry["explanation"].strip(), source=Source(entry["source"]["file"], entry["source"]["section"]),
+        explanation=entry["explanation"].strip(), source=Source(cited, source["section"]),
         difficulty=entry["difficulty"], choices=tuple(entry.get("choices") or ()), answer=answer,
         tolerance=float(tolerance) if tolerance is not None else None,
         pinned=bool(entry.get("pinned", qtype == "true_false")), generator=entry.get("generator"),
-        tags=tuple(entry.get("tags") or ()), file=file, line=entry.line)
+        tags=tuple(entry.get("tags") or ()), mistakes=tuple(entry.get("mistakes") or ()),
+        predict=bool(entry.get("predict", False)), file=file, line=entry.line)

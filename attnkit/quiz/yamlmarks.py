@@ -102,7 +102,20 @@ def load(text: str):
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line = mark.line + 1 if mark is not None else 1
+        tabbed = _tab_indented(text, line)
+        if tabbed:
+            raise YamlSyntaxError(tabbed, "a tab in the indentation: indent with spaces, not tabs "
+                                          "(YAML does not allow tabs there)") from None
         problem = getattr(error, "problem", None) or str(error)
         context = getattr(error, "context", None)
         message = " ".join((f"{context}: {problem}" if context else str(problem)).split())
         raise YamlSyntaxError(line, f"bad YAML: {message}") from None
+
+
+def _tab_indented(text: str, error_line: int) -> int | None:
+    """The first line up to ``error_line`` whose indentation holds a tab (the usual cause of such errors)."""
+    for number, line in enumerate(text.splitlines()[:error_line], 1):
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indent and line.strip():
+            return number
+    return None

@@ -7,13 +7,11 @@ import pytest
 
 from attnkit.quiz import main
 from attnkit.quiz.bank import default_dir, load_bank
-from attnkit.quiz.model import TOPICS, TYPES
+from attnkit.quiz.model import DOCUMENTS, GENERAL_TOPIC, TOPICS, TYPES
 from attnkit.quiz.yamlmarks import load
+from grader import curriculum
 
-SEEDS = {
-    "000_fe5dac0e0cbd942d.txt", "001_e8a623b63a858117.txt", "002_5d842bf762d216d9.txt",
-    "003_63dbfe1d11fdc09a.txt", "004_40fbc8846b023c24.txt",
-}
+SEEDS = set(DOCUMENTS)
 QA_IDS = ["qa1-purpose", "qa2-why-scale", "qa3-self-vs-cross", "qa4-multihead-relation", "qa5-complexity"]
 
 
@@ -38,6 +36,15 @@ def test_one_file_per_topic_and_schema_accepts_every_file():
         data = load(path.read_text())
         jsonschema.validate(json.loads(json.dumps(data)), schema)
         assert data["topic"] == path.stem
+
+
+def test_topics_and_the_schema_follow_the_curriculum():
+    import json
+
+    assert TOPICS == (*curriculum.ids(), GENERAL_TOPIC)
+    defs = json.loads((default_dir() / "schema.json").read_text())["$defs"]
+    assert defs["topic"]["enum"] == list(TOPICS), "quizzes/schema.json: make the topic enum the curriculum's ids"
+    assert defs["document"]["enum"] == list(DOCUMENTS)
 
 
 def test_size_and_types(bank):

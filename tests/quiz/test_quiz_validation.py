@@ -146,3 +146,65 @@ def test_cli_usage_errors_are_clean(capsys):
     assert main(["export", "--format", "pdf", "-o", "x"]) == 2
     err = capsys.readouterr().err
     assert "invalid choice" in err and "Traceback" not in err
+
+
+def test_explanation_given_as_a_number_is_not_called_missing(tmp_path):
+    path = write(tmp_path, "bad.yaml", GOOD.replace("explanation: It is a.", "explanation: 8."))
+    (problem,) = problems_of(path)
+    assert problem.line == 9 and problem.message == "'explanation' must be text, not the number 8.0: put it in quotes"
+
+
+@pytest.mark.parametrize("source,expected", [
+    ("{file: 009_0000000000000000.txt, section: In Code}", "unknown source document '009_0000000000000000.txt'"),
+    ("{file: 002_5d842bf762d216d8.txt, section: In Code}", "did you mean 002_5d842bf762d216d9.txt?"),
+    ("{paper: Attention Is All You Need, year: seventeen, section: '3.2'}", "year must be a year"),
+    ("{file: 002_5d842bf762d216d9.txt}", "'source' is {file: <document>, section: <section>}"),
+])
+def test_unknown_or_incomplete_source_is_rejected(tmp_path, source, expected):
+    path = write(tmp_path, "bad.yaml", GOOD.replace("{file: 002_5d842bf762d216d9.txt, section: In Code}", source))
+    (problem,) = problems_of(path)
+    assert problem.line == 10 and expected in problem.message
+
+
+def test_a_paper_is_cited_by_title_and_year(tmp_path):
+    path = write(tmp_path, "ok.yaml", GOOD.replace("{file: 002_5d842bf762d216d9.txt, section: In Code}",
+                                                   "{paper: Attention Is All You Need, year: 2017, section: '3.2.1'}"))
+    (question,) = load_bank([path]).questions
+    assert str(question.source) == 'Attention Is All You Need (2017), "3.2.1"'
+
+
+def test_duplicate_of_a_shipped_id_is_blamed_on_the_new_file(tmp_path, capsys):
+    from attnkit.quiz.bank import default_dir
+
+    shipped = default_dir() / "softmax.yaml"
+    taken = load_bank([shipped]).questions[0]
+    new = write(tmp_path, "mine.yaml", GOOD.replace("good-one", taken.id))
+    for order in ([new, shipped], [shipped, new]):
+        (problem,) = problems_of(*order)
+        assert problem.file.endswith("mine.yaml") and problem.line == 3
+        assert f"also defined at {taken.file}:{taken.line}" in problem.message
+    assert main(["validate", str(new)]) == 1  # the shipped banks are consulted even when not named
+    err = capsys.readouterr().err
+    assert f"{new}:3: question '{taken.id}': duplicate id: also defined at" in err and "softmax.yaml" in err
+
+
+def test_a_tab_in_the_indentation_says_to_indent_with_spaces(tmp_path):
+    path = write(tmp_path, "bad.yaml", GOOD.replace("    type: single", "\ttype: single"))
+    (problem,) = problems_of(path)
+    assert problem.line == 5 and "indent with spaces, not tabs" in problem.message
+
+
+def test_mistake_ids_are_checked_against_the_registry(tmp_path, capsys):
+    path = write(tmp_path, "bad.yaml", GOOD.replace("    difficulty: easy", "    difficulty: easy\n"
+                                                    "    mistakes: [softmax_no_max_subtractoin]"))
+    (problem,) = problems_of(path)
+    assert problem.line == 12 and "did you mean 'softmax_no_max_subtraction'?" in problem.message
+    assert main(["validate", "--mistakes"]) == 0
+    assert "softmax_no_max_subtraction" in capsys.readouterr().out
+
+
+def test_predict_questions_belong_to_an_exercise(tmp_path):
+    path = write(tmp_path, "bad.yaml", GOOD.replace("softmax", "concepts").replace(
+        "    difficulty: easy", "    difficulty: easy\n    predict: true"))
+    (problem,) = problems_of(path)
+    assert "not an exercise" in problem.message
