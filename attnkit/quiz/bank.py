@@ -57,8 +57,8 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def read_file(path: Path) -> tuple[list[Question], list[Problem]]:
-    """The questions of one bank file, or the problems that stop it loading."""
+def read_file(path: Path, schema_too: bool = False) -> tuple[list[Question], list[Problem]]:
+    """The questions of one bank file, or the problems that stop it loading (``schema_too``: see check_entry)."""
     name = _display(path)
     try:
         raw = path.read_bytes()
@@ -92,7 +92,7 @@ def read_file(path: Path) -> tuple[list[Question], list[Problem]]:
     listed = data["questions"]
     for index, entry in enumerate(listed):
         line = listed.line_at(index) if isinstance(listed, LocatedList) else data.line_of("questions")
-        question, found = check_entry(name, entry, topic, line)
+        question, found = check_entry(name, entry, topic, line, schema_too)
         problems.extend(found)
         if question is not None:
             questions.append(question)
@@ -118,7 +118,7 @@ def _duplicates(questions: list[tuple[Question, bool]]) -> list[Problem]:
     return problems
 
 
-def load_bank(paths=None, *, against_shipped: bool = False) -> Bank:
+def load_bank(paths=None, *, against_shipped: bool = False, schema_too: bool = False) -> Bank:
     """Load and validate banks (default: the shipped ones); raise ``BankError`` listing every problem.
 
     Nothing is half-loaded: one broken entry anywhere means no Bank at all. With ``against_shipped`` the
@@ -130,7 +130,7 @@ def load_bank(paths=None, *, against_shipped: bool = False) -> Bank:
     questions: list[Question] = []
     problems: list[Problem] = []
     for path in files:
-        found, broken = read_file(path)
+        found, broken = read_file(path, schema_too)
         questions.extend(found)
         problems.extend(broken)
     listed = {path.resolve() for path in files}

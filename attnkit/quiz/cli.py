@@ -12,7 +12,9 @@ from .bank import BankError, load_bank
 from .exporting import FORMATS, export
 from .model import TOPICS
 
-USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [--answers FILE]
+USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [--answers FILE] [--bank FILE]
+       attnkit quiz --exercise NAME
+       attnkit quiz --import-feedback FILE
        attnkit quiz validate [FILES ...]
        attnkit quiz export --format {gift,moodle-xml,markdown,qti} [--variants K] -o OUT"""
 
@@ -39,7 +41,13 @@ def _session_parser() -> argparse.ArgumentParser:
     parser.add_argument("--review", action="store_true", help="ask the questions that are due for review")
     parser.add_argument("--exam", action="store_true", help="explanations only at the end")
     parser.add_argument("--answers", metavar="FILE", help="read answers from FILE, one per line ('-' = stdin)")
-    parser.add_argument("--bank", action="append", default=[], metavar="FILE", help="use these bank files")
+    parser.add_argument("--bank", action="append", default=[], metavar="FILE",
+                        help="use this bank file instead of the shipped banks (repeatable)")
+    parser.add_argument("--exercise", choices=TOPICS[:-1], metavar="NAME",
+                        help="the 'predict, then run' questions of one exercise: " + ", ".join(TOPICS[:-1]))
+    parser.add_argument("--import-feedback", metavar="FILE",
+                        help="a graded JSON from attnkit grade (or Gradescope's results.json): the questions about "
+                        "the mistakes it names come up in your next --review")
     return parser
 
 
@@ -80,7 +88,7 @@ def _validate(args, out, err) -> int:
             print(f"{mistake.id:<44} {mistake.looks_like}", file=out)
         return 0
     try:
-        bank = load_bank(args.files or None, against_shipped=bool(args.files))
+        bank = load_bank(args.files or None, against_shipped=bool(args.files), schema_too=True)
     except BankError as error:
         return _bank_error(error, err)
     kinds = Counter(question.type for question in bank.questions)
@@ -104,6 +112,29 @@ def _export(args, out, err) -> int:
     return 0
 
 
+def _import_feedback(args, out, err, clock) -> int:
+    from .feedback import FeedbackError, read
+    from .progress import note_mistakes, now_utc
+    from .validate import mistake_ids
+
+    try:
+        found = read(Path(args.import_feedback), mistake_ids())
+        queued = note_mistakes(found, when=(clock or now_utc)())
+    except FeedbackError as error:
+        print(f"attnkit quiz --import-feedback: {error}", file=err)
+        return 1
+    except OSError as error:
+        print(f"attnkit quiz: cannot save progress: {error}. Set ATTNKIT_HOME to a writable folder.", file=err)
+        return 1
+    if not found:
+        print(f"{args.import_feedback}: no classic mistake was diagnosed; nothing to review.", file=out)
+    else:
+        plural = "s" if queued != 1 else ""
+        print(f"{args.import_feedback}: {len(found)} diagnosed mistake(s) ({', '.join(found)}); {queued} question"
+              f"{plural} about them will come up in `attnkit quiz --review`.", file=out)
+    return 0
+
+
 def _session(args, stdin, out, err, clock) -> int:
     from .progress import Progress, now_utc
     from .session import LineSource, Session, Settings
@@ -122,7 +153,7 @@ def _session(args, stdin, out, err, clock) -> int:
         echo = True
     try:
         progress = Progress.load()
-        settings = Settings(tuple(args.topic), args.n, args.seed, args.review, args.exam)
+        settings = Settings(tuple(args.topic), args.n, args.seed, args.review, args.exam, args.exercise)
         session = Session(bank, settings, progress, LineSource(stream, out, echo), out, clock or now_utc)
         return session.run()
     except OSError as error:
@@ -142,7 +173,10 @@ def main(argv=None, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
             return _validate(_validate_parser().parse_args(argv[1:]), out, err)
         if argv[:1] == ["export"]:
             return _export(_export_parser().parse_args(argv[1:]), out, err)
-        return _session(_session_parser().parse_args(argv), stdin, out, err, clock)
+        args = _session_parser().parse_args(argv)
+        if args.import_feedback:
+            return _import_feedback(args, out, err, clock)
+        return _session(args, stdin, out, err, clock)
     except _UsageError as error:
         print(error, file=err)
         return 2

@@ -55,9 +55,11 @@ class BadAnswer(ValueError):
     """The typed text cannot be read as an answer to this question; the message says what to type."""
 
 
-def _numbers(text: str, count: int) -> list[int]:
+def _numbers(text: str, count: int, single: bool = False) -> list[int]:
     parts = [part for part in re.split(r"[\s,;]+", text.strip()) if part]
     if not parts or not all(part.isdecimal() for part in parts):  # isdigit() would let '²' reach int()
+        if single:
+            raise BadAnswer(f"type the number of one choice, between 1 and {count}, e.g. {min(2, count)}")
         raise BadAnswer(f"type choice numbers between 1 and {count}, e.g. 1,3")
     numbers = [int(part) for part in parts]
     if any(not 1 <= number <= count for number in numbers):
@@ -87,9 +89,9 @@ def mark(asked: Asked, text: str) -> tuple[bool, str]:
         if text.casefold() in lowered:
             chosen = options[lowered.index(text.casefold())]
         else:
-            numbers = _numbers(text, len(options))
+            numbers = _numbers(text, len(options), single=True)
             if len(numbers) != 1:
-                raise BadAnswer("choose exactly one number")
+                raise BadAnswer(f"choose exactly one number, e.g. {min(2, len(options))}")
             chosen = options[numbers[0] - 1]
         return chosen == question.answer, chosen
     if question.type == "multiple":

@@ -1,7 +1,8 @@
 """Spaced repetition with Leitner boxes, kept in a per-user JSON file.
 
 Box 1 is due at once, box 2 after 1 day, box 3 after 3, box 4 after 7, box 5 after 21.
-A right answer moves a question up one box, a wrong one sends it back to box 1.
+A right answer moves a question up one box, a wrong one sends it back to box 1. A classic mistake
+diagnosed in the learner's code (:func:`note_mistakes`) sends the questions about it back to box 1, due now.
 The file lives in ``$ATTNKIT_HOME`` (or the platform's user data dir) as ``quiz-progress.json``
 and is rewritten atomically after every answer, so a killed session loses nothing it had saved.
 """
@@ -52,6 +53,7 @@ class Card:
     reviews: int = 0
     lapses: int = 0
     last: str = ""
+    why: str = ""  # the mistake id that queued this card for review, until it is answered
 
     def due_at(self) -> datetime:
         return _parse(self.due)
@@ -118,19 +120,69 @@ class Progress:
             card.box = 1
             card.lapses += 1
         card.reviews += 1
+        card.why = ""
         card.last = _iso(when)
         card.due = _iso(when + INTERVALS[card.box])
         self.cards[qid] = card
         return card
 
+    def queue(self, reasons: dict[str, str], when: datetime) -> int:
+        """Make each question of ``reasons`` (id -> mistake id) due at ``when`` in box 1; return how many."""
+        for qid, why in reasons.items():
+            card = self.cards.get(qid) or Card()
+            card.box, card.due, card.why = 1, _iso(when), why
+            self.cards[qid] = card
+        return len(reasons)
+
     def due(self, when: datetime, ids=None) -> list[str]:
-        """Question ids due at ``when`` (earliest first, then lowest box), among ``ids`` if given."""
+        """Question ids due at ``when`` (those queued by a mistake first, then earliest, then lowest box),
+        among ``ids`` if given."""
         wanted = set(ids) if ids is not None else None
-        due = [(card.due_at(), card.box, qid) for qid, card in self.cards.items()
+        due = [(not card.why, card.due_at(), card.box, qid) for qid, card in self.cards.items()
                if card.due_at() <= when and (wanted is None or qid in wanted)]
-        return [qid for _, _, qid in sorted(due)]
+        return [qid for *_, qid in sorted(due)]
 
     def next_due(self, ids=None) -> datetime | None:
         wanted = set(ids) if ids is not None else None
         moments = [card.due_at() for qid, card in self.cards.items() if wanted is None or qid in wanted]
         return min(moments) if moments else None
+
+
+def questions_about(ids, bank=None) -> dict[str, str]:
+    """Question id -> the first of ``ids`` it is about: a mistake it names in ``mistakes`` or a word of its
+    ``tags`` (an exercise id works as a concept when questions carry it as a tag)."""
+    from .bank import load_bank
+
+    wanted = [item for item in ids if isinstance(item, str)]
+    bank = bank or load_bank()
+    found = {}
+    for question in bank.questions:
+        about = set(question.mistakes) | set(question.tags)
+        hit = next((item for item in wanted if item in about), None)
+        if hit is not None:
+            found[question.id] = hit
+    return found
+
+
+def note_mistakes(ids, *, path: Path | None = None, when: datetime | None = None) -> int:
+    """Queue for the next ``attnkit quiz --review`` every question about one of ``ids`` (mistake ids that
+    ``attnkit check`` or ``attnkit grade`` diagnosed); return how many questions were queued.
+
+    Called by ``attnkit check``: a broken bank queues nothing (``attnkit quiz validate`` reports it), an
+    unreadable progress file is set aside as in :meth:`Progress.load`; OSError when it cannot be written.
+    """
+    from .bank import BankError
+
+    ids = list(ids)
+    if not ids:
+        return 0
+    try:
+        reasons = questions_about(ids)
+    except BankError:
+        return 0
+    if not reasons:
+        return 0
+    progress = Progress.load(path)
+    count = progress.queue(reasons, when or now_utc())
+    progress.save()
+    return count

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
 
+from . import gate
 from .bank import Bank
 from .grading import Asked, BadAnswer, instantiate, mark, present, variant_seed
 from .model import TOPICS, TYPE_LABELS
@@ -17,7 +18,7 @@ from .progress import Progress
 
 WIDTH = 80
 HINTS = {
-    "single": "type the number of your choice",
+    "single": "type the number of your choice, e.g. 2",
     "multiple": "several may be right: type all their numbers, e.g. 1,3",
     "true_false": "type 1 or 2, or t / f",
     "numeric": "type a number",
@@ -33,6 +34,7 @@ class Settings:
     seed: int | None = None
     review: bool = False
     exam: bool = False
+    exercise: str | None = None  # the "predict, then run" questions of this exercise
 
 
 @dataclass
@@ -63,6 +65,29 @@ class LineSource:
         return line
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 question``, ``2 questions``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def missed_choices(asked: Asked, given: str) -> str:
+    """What was wrong about an answer, numbered as on the screen: for a multiple-choice question the right
+    choices left out and the wrong ones picked; otherwise the right answer."""
+    question = asked.question
+    number = {option: index for index, option in enumerate(asked.options, 1)}
+    if question.type == "multiple":
+        chosen = set(given.split("; "))
+        left_out = [f"{number[o]}) {o}" for o in asked.options if o in question.answer and o not in chosen]
+        wrong = [f"{number[o]}) {o}" for o in asked.options if o in chosen and o not in question.answer]
+        parts = ([f"You missed {'; '.join(left_out)}."] if left_out else []) + (
+            [f"Not right: {'; '.join(wrong)}."] if wrong else [])
+        right = "; ".join(f"{number[o]}) {o}" for o in asked.options if o in question.answer)
+        return " ".join(parts + [f"Answer: {right}"])
+    if question.type == "single":
+        return f"Answer: {number[question.answer]}) {question.answer}"
+    return f"Answer: {question.answer_text()}"
+
+
 def _wrap(text: str, indent: str = "  ") -> str:
     lines = []
     for raw in text.splitlines() or [""]:
@@ -71,7 +96,8 @@ def _wrap(text: str, indent: str = "  ") -> str:
             continue
         lead = raw[: len(raw) - len(raw.lstrip())]
         lines.append(textwrap.fill(raw.strip(), WIDTH - 1, initial_indent=indent + lead,
-                                   subsequent_indent=indent + lead + "  ", break_on_hyphens=False))
+                                   subsequent_indent=indent + lead + "  ", break_on_hyphens=False,
+                                   break_long_words=False))
     return "\n".join(lines)
 
 
@@ -87,6 +113,8 @@ class Session:
         self.out.write(text + "\n")
 
     def choose(self) -> list:
+        if self.settings.exercise:
+            return gate.questions(self.settings.exercise, self.bank)
         pool = self.bank.by_topic(self.settings.topics)
         if self.settings.review:
             due = self.progress.due(self.clock(), {q.id for q in pool})
@@ -99,10 +127,18 @@ class Session:
             self.say(f"note: {self.progress.notice}")
         questions = self.choose()
         topics = ", ".join(self.settings.topics) if self.settings.topics else "all"
-        if not questions:
+        if self.settings.exercise:
+            topics = self.settings.exercise
+            if not questions:
+                self.say(f"Exercise {topics} has no 'predict, then run' questions.")
+                return 0
+        elif not questions:
             return self._nothing_due(topics)
-        mode = "review" if self.settings.review else "exam" if self.settings.exam else "practice"
-        self.say(f"attnkit quiz: {len(questions)} questions, {mode}, topics: {topics}, seed {self.seed}")
+        mode = ("predict, then run" if self.settings.exercise else "review" if self.settings.review
+                else "exam" if self.settings.exam else "practice")
+        self.say(f"attnkit quiz: {plural(len(questions), 'question')}, {mode}, topics: {topics}, seed {self.seed}")
+        if self.settings.exercise:
+            self.say(_wrap("Before you run the checks: say what the function must return for these inputs.", ""))
         self.say("Numbered choices; Ctrl-C stops and keeps your progress.")
         status, stopped = 0, None
         try:
@@ -131,6 +167,9 @@ class Session:
         asked = present(concrete, self.seed)
         self.say()
         self.say(f"[{index}/{total}] {concrete.topic} | {concrete.difficulty} | {TYPE_LABELS[concrete.type]}")
+        card = self.progress.cards.get(question.id)
+        if self.settings.review and card is not None and card.why:
+            self.say(_wrap(f"(back because your code showed the mistake '{card.why}')", "  "))
         self.say(_wrap(concrete.prompt))
         for number, option in enumerate(asked.options, 1):
             self.say(_wrap(f"{number}) {option}", "    "))
@@ -156,7 +195,10 @@ class Session:
 
     def _feedback(self, result: Result, indent: str = "  ") -> None:
         question = result.asked.question
-        self.say(f"{indent}Right." if result.correct else _wrap(f"Wrong. Answer: {question.answer_text()}", indent))
+        if result.correct:
+            self.say(f"{indent}Right.")
+        else:
+            self.say(_wrap(f"Wrong. {missed_choices(result.asked, result.given)}", indent))
         self.say(_wrap(f"Why: {question.explanation}", indent))
         self.say(_wrap(f"Source: {question.source}", indent))
 
@@ -164,7 +206,7 @@ class Session:
         if self.settings.exam and self.results:
             self.say("\nAnswers and explanations")
             for number, result in enumerate(self.results, 1):
-                self.say(f"\n[{number}] {result.asked.question.id}: you answered {result.given!r}")
+                self.say("\n" + _wrap(f"[{number}] {result.asked.question.id}: you answered {result.given!r}", ""))
                 self._feedback(result)
         right = sum(result.correct for result in self.results)
         asked = len(self.results)
@@ -190,5 +232,18 @@ class Session:
                                        "review": self.settings.review})
         self.progress.save()
         due = len(self.progress.due(self.clock()))
-        self.say(_wrap(f"Progress saved to {self.progress.path} ({len(self.progress.cards)} questions "
-                       f"tracked, {due} due now). `attnkit quiz --review` asks what is due.", ""))
+        self.say(_wrap(f"Progress saved ({plural(len(self.progress.cards), 'question')} tracked, {due} due now; "
+                       "`attnkit quiz --review` asks what is due):", ""))
+        self.say(f"  {self.progress.path}")
+        if self.settings.exercise:
+            self._gate_verdict()
+
+    def _gate_verdict(self) -> None:
+        exercise = self.settings.exercise
+        left = gate.missing(exercise, path=self.progress.path, bank=self.bank)
+        if left:
+            self.say(_wrap(f"Not yet: {plural(len(left), 'question')} of {exercise} still to answer right "
+                           f"({', '.join(left)}). Run `{gate.command(exercise)}` again.", ""))
+        else:
+            self.say(_wrap(f"All predictions right. Now run `attnkit check {exercise}` and see whether your code "
+                           "agrees.", ""))

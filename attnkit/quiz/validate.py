@@ -68,9 +68,11 @@ def shown_key(key) -> str:
     return f"'{key}'" if isinstance(key, str) and key.isprintable() and "'" not in key else repr(key)
 
 
-def check_entry(file: str, entry, file_topic: str | None, line: int = 1) -> tuple[Question | None, list[Problem]]:
+def check_entry(file: str, entry, file_topic: str | None, line: int = 1,
+                schema_too: bool = False) -> tuple[Question | None, list[Problem]]:
     """Validate one entry of a bank's ``questions`` list (written at ``line``); return the Question only when
-    it has no problem."""
+    it has no problem. The checks here cover the schema's rules; ``schema_too`` also runs the JSON schema
+    (``attnkit quiz validate``: importing jsonschema takes about a second, too slow for every session)."""
     if not isinstance(entry, Located):
         return None, [Problem(file, line, None, "each question must be a mapping (id: ..., type: ..., ...)")]
     qid = entry.get("id")
@@ -109,11 +111,14 @@ def check_entry(file: str, entry, file_topic: str | None, line: int = 1) -> tupl
     if entry.get("predict") is True and topic == GENERAL_TOPIC:
         out.add(f"'predict: true' is for a question about one exercise; topic '{topic}' is not an exercise", "predict")
     _check_mistakes(out)
+    if "tags" in entry and not (isinstance(entry["tags"], list) and all(isinstance(t, str) for t in entry["tags"])):
+        out.add("'tags' must be a list of words, e.g. [qa-table]", "tags")
     if qtype in TYPES:
         _check_answer(out, qtype)
     if out.problems:
         return None, out.problems
-    _check_schema(out)
+    if schema_too:
+        _check_schema(out)
     if out.problems:
         return None, out.problems
     return _build(file, entry), []
