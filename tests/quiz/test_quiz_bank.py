@@ -1,4 +1,5 @@
 """The shipped banks: valid, complete, citing every seed document."""
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -55,9 +56,11 @@ def test_size_and_types(bank):
     assert {question.topic for question in bank.questions} == set(TOPICS)
 
 
-def test_every_seed_document_is_cited(bank):
-    cited = Counter(question.source.file for question in bank.questions)
-    assert set(cited) == SEEDS, f"uncited: {SEEDS - set(cited)}; unknown: {set(cited) - SEEDS}"
+def test_every_seed_document_is_cited_and_papers_by_title_and_year(bank):
+    cited = {question.source.file for question in bank.questions}
+    assert SEEDS <= cited, f"uncited: {SEEDS - cited}"
+    papers = cited - SEEDS
+    assert papers and all(re.fullmatch(r".+ \((19|20)\d\d\)", paper) for paper in papers), papers
 
 
 def test_the_five_qa_questions_are_present(bank):
@@ -68,7 +71,7 @@ def test_the_five_qa_questions_are_present(bank):
 
 
 @pytest.mark.parametrize("needle", [
-    "seven steps", "complexity", "comparison table", "RNN", "pitfall", "causal", "multi-head",
+    "seven steps", "complexity", "convolution", "RNN", "pitfall", "causal", "multi-head",
     "RoPE", "Relative", "Learned", "sinusoidal", "4096", "KV cache", "Flash", "Sparse", "Linear attention",
     "applications", "What do I offer",
 ])
@@ -97,3 +100,66 @@ def test_memory_figure_matches_the_seed(bank):
     question = bank.get("memory-4096")
     assert abs(4096 * 4096 * 4 / 2**20 - question.answer) <= question.tolerance
     assert Path(question.file).name == "tiled_attention.yaml"
+
+
+# Phrases that send the reader to a document the kit does not ship ("as printed in 003", "the table").
+DOCUMENT_REFERENCES = re.compile(
+    r"\b00[0-4]\b|\d{3}_[0-9a-f]{16}|according to|\bthe (lesson|notes|chapter|walkthrough|notebook|text|document)\b"
+    r"|\b(the|this|comparison|summary|breakdown) table\b|q&a|printed|\blisted\b|\bpitfall \d", re.I)
+
+
+def test_no_question_needs_a_source_document_to_be_understood(bank):
+    offending = []
+    for question in bank.questions:
+        for text in (question.prompt, question.explanation, *question.choices):
+            found = DOCUMENT_REFERENCES.search(text)
+            if found:
+                offending.append(f"{question.file}:{question.line} {question.id}: {found.group(0)!r}")
+    assert not offending, "state the fact instead of pointing at the document:\n" + "\n".join(offending)
+
+
+def test_the_document_reference_pattern_catches_the_old_wording():
+    for old in ("According to the training vs inference table, which statement is right?",
+                "in 002's SelfAttention.forward, a mask entry of True", "as printed in the walkthrough's weights",
+                "Q2 of the Q&A table", "Common pitfall 1, forgetting the scale factor"):
+        assert DOCUMENT_REFERENCES.search(old), old
+
+
+def single_choice(bank):
+    return [q for q in bank.questions if q.type == "single" and len(q.choices) >= 3]
+
+
+def test_the_right_option_is_not_given_away_by_its_length(bank):
+    questions = single_choice(bank)
+
+    def strictly(pick, question):
+        lengths = sorted(len(choice) for choice in question.choices)
+        extreme, runner_up = (lengths[-1], lengths[-2]) if pick is max else (lengths[0], lengths[1])
+        return len(question.answer) == extreme != runner_up
+
+    longest = [q.id for q in questions if strictly(max, q)]
+    shortest = [q.id for q in questions if strictly(min, q)]
+    assert len(longest) <= len(questions) / 4, f"right option strictly the longest: {longest}"
+    assert len(shortest) <= len(questions) / 4, f"right option strictly the shortest: {shortest}"
+
+
+def test_true_false_answers_are_balanced(bank):
+    answers = Counter(q.answer for q in bank.questions if q.type == "true_false")
+    assert min(answers[True], answers[False]) >= 0.4 * sum(answers.values()), answers
+
+
+def test_every_exercise_has_two_or_three_predict_questions(bank):
+    counts = Counter(q.topic for q in bank.questions if q.predict)
+    assert {exercise: counts[exercise] for exercise in curriculum.ids()} == {
+        exercise: min(max(counts[exercise], 2), 3) for exercise in curriculum.ids()}, counts
+    assert set(counts) == set(curriculum.ids())
+
+
+def test_every_classic_mistake_has_a_question_to_review(bank):
+    from grader.mistakes import all_mistakes
+
+    tagged = {mistake for question in bank.questions for mistake in question.mistakes}
+    untagged = sorted(set(all_mistakes()) - tagged)
+    assert not untagged, ("add `mistakes: [id]` to a question about each of these (quizzes/<exercise>.yaml), so "
+                          "`attnkit quiz --review` has something to ask after `attnkit check` diagnoses it: "
+                          f"{untagged}")
