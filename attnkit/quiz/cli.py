@@ -156,6 +156,8 @@ def _session(args, stdin, out, err, clock) -> int:
         settings = Settings(tuple(args.topic), args.n, args.seed, args.review, args.exam, args.exercise)
         session = Session(bank, settings, progress, LineSource(stream, out, echo), out, clock or now_utc)
         return session.run()
+    except BrokenPipeError:  # the reader went away (`attnkit quiz ... | head`): nothing to report to
+        return 141
     except OSError as error:
         print(f"attnkit quiz: cannot save progress: {error}. Set ATTNKIT_HOME to a writable folder.", file=err)
         return 1

@@ -208,3 +208,16 @@ def test_predict_questions_belong_to_an_exercise(tmp_path):
         "    difficulty: easy", "    difficulty: easy\n    predict: true"))
     (problem,) = problems_of(path)
     assert "not an exercise" in problem.message
+
+
+def test_the_complete_bank_example_in_the_docs_validates(tmp_path):
+    import re
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "quiz.md"
+    (example,) = re.findall(r"```yaml\n(.*?)```", docs.read_text(), re.S)
+    path = write(tmp_path, "mybank.yaml", example)
+    assert main(["validate", str(path)]) == 0
+    questions = load_bank([path]).questions
+    assert {q.type for q in questions} == {"single", "numeric"} and any(q.predict for q in questions)
+    assert any(q.mistakes for q in questions) and any("(2017)" in q.source.file for q in questions)
