@@ -122,7 +122,8 @@ def load_bank(paths=None, *, against_shipped: bool = False, schema_too: bool = F
     """Load and validate banks (default: the shipped ones); raise ``BankError`` listing every problem.
 
     Nothing is half-loaded: one broken entry anywhere means no Bank at all. With ``against_shipped`` the
-    ids of ``paths`` must also differ from those of the shipped banks (what an author adding a bank needs).
+    ids of ``paths`` must also differ from those of the shipped banks (what an author adding a bank needs),
+    except the shipped bank a file of the same name stands in for.
     """
     files = [Path(p) for p in paths] if paths else default_files()
     if not files:
@@ -133,8 +134,8 @@ def load_bank(paths=None, *, against_shipped: bool = False, schema_too: bool = F
         found, broken = read_file(path, schema_too)
         questions.extend(found)
         problems.extend(broken)
-    listed = {path.resolve() for path in files}
-    others = [path for path in default_files() if path.resolve() not in listed] if against_shipped else []
+    named = {path.name for path in files}  # a file named like a shipped bank (an edited copy) stands in for it
+    others = [path for path in default_files() if path.name not in named] if against_shipped else []
     shipped = [question for path in others for question in read_file(path)[0]]
     problems.extend(_duplicates([(question, _shipped(Path(question.file))) for question in questions]
                                 + [(question, True) for question in shipped]))

@@ -1,10 +1,13 @@
 """Broken banks: each problem names the file, the line and the question id; nothing is half-loaded."""
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from attnkit.quiz import main
 from attnkit.quiz.bank import BankError, load_bank
+
+MINI_PATH = Path(__file__).parent / "fixtures" / "mini.yaml"
 
 GOOD = """\
 topic: softmax
@@ -212,7 +215,6 @@ def test_predict_questions_belong_to_an_exercise(tmp_path):
 
 def test_the_complete_bank_example_in_the_docs_validates(tmp_path):
     import re
-    from pathlib import Path
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "quiz.md"
     (example,) = re.findall(r"```yaml\n(.*?)```", docs.read_text(), re.S)
@@ -221,3 +223,22 @@ def test_the_complete_bank_example_in_the_docs_validates(tmp_path):
     questions = load_bank([path]).questions
     assert {q.type for q in questions} == {"single", "numeric"} and any(q.predict for q in questions)
     assert any(q.mistakes for q in questions) and any("(2017)" in q.source.file for q in questions)
+
+
+def test_an_edited_copy_of_a_shipped_bank_stands_in_for_it(tmp_path):
+    from attnkit.quiz.bank import default_dir
+
+    copy = write(tmp_path, "softmax.yaml", (default_dir() / "softmax.yaml").read_text())
+    assert main(["validate", str(copy)]) == 0
+
+
+def test_validate_and_loading_agree_without_the_json_schema(tmp_path):
+    """Sessions skip the JSON schema (its import is slow): the hand checks must refuse whatever it refuses."""
+    from attnkit.quiz.bank import default_files
+
+    for path in [*default_files(), MINI_PATH]:
+        plain = load_bank([path])
+        assert load_bank([path], schema_too=True).questions == plain.questions
+    odd = write(tmp_path, "odd.yaml", GOOD.replace("    difficulty: easy", "    difficulty: easy\n    tags: [1, 2]"))
+    (problem,) = problems_of(odd)
+    assert "'tags' must be a list of words" in problem.message
