@@ -10,7 +10,7 @@ from attnkit.arguments import whole_number
 
 from .bank import BankError, load_bank
 from .exporting import FORMATS, export
-from .model import TOPICS
+from .model import TOPICS, plural
 
 USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [--answers FILE] [--bank FILE]
        attnkit quiz --exercise NAME
@@ -93,7 +93,7 @@ def _validate(args, out, err) -> int:
         return _bank_error(error, err)
     kinds = Counter(question.type for question in bank.questions)
     summary = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
-    print(f"ok: {len(bank.files)} file(s), {len(bank.questions)} questions ({summary})", file=out)
+    print(f"ok: {plural(len(bank.files), 'file')}, {plural(len(bank.questions), 'question')} ({summary})", file=out)
     return 0
 
 
@@ -108,7 +108,7 @@ def _export(args, out, err) -> int:
     except OSError as error:
         print(f"attnkit quiz export: cannot write {args.out}: {error.strerror or error}", file=err)
         return 1
-    print(f"wrote {count} questions ({args.format}) to {args.out}", file=out)
+    print(f"wrote {plural(count, 'question')} ({args.format}) to {args.out}", file=out)
     return 0
 
 
@@ -129,9 +129,8 @@ def _import_feedback(args, out, err, clock) -> int:
     if not found:
         print(f"{args.import_feedback}: no classic mistake was diagnosed; nothing to review.", file=out)
     else:
-        plural = "s" if queued != 1 else ""
-        print(f"{args.import_feedback}: {len(found)} diagnosed mistake(s) ({', '.join(found)}); {queued} question"
-              f"{plural} about them will come up in `attnkit quiz --review`.", file=out)
+        print(f"{args.import_feedback}: {plural(len(found), 'diagnosed mistake')} ({', '.join(found)}); "
+              f"{plural(queued, 'question')} about them will come up in `attnkit quiz --review`.", file=out)
     return 0
 
 

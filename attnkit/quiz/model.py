@@ -82,6 +82,11 @@ class Question:
         return str(self.answer)
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 question``, ``2 questions``: every count the quiz prints goes through here."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def format_number(value: float) -> str:
     """A plain decimal string (no exponent), trimmed of trailing zeros: GIFT and text2qti need this."""
     if value is None:

@@ -13,7 +13,7 @@ from typing import Callable
 from . import gate
 from .bank import Bank
 from .grading import Asked, BadAnswer, instantiate, mark, present, variant_seed
-from .model import TOPICS, TYPE_LABELS
+from .model import TOPICS, TYPE_LABELS, plural
 from .progress import Progress
 
 WIDTH = 80
@@ -63,11 +63,6 @@ class LineSource:
         if self.echo:
             self.out.write(line + "\n")
         return line
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 question``, ``2 questions``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def missed_choices(asked: Asked, given: str) -> str:

@@ -242,3 +242,11 @@ def test_validate_and_loading_agree_without_the_json_schema(tmp_path):
     odd = write(tmp_path, "odd.yaml", GOOD.replace("    difficulty: easy", "    difficulty: easy\n    tags: [1, 2]"))
     (problem,) = problems_of(odd)
     assert "'tags' must be a list of words" in problem.message
+
+
+def test_counts_of_one_are_singular(tmp_path, capsys):
+    good = write(tmp_path, "softmax.yaml", GOOD)
+    assert main(["validate", str(good)]) == 0
+    assert capsys.readouterr().out == "ok: 1 file, 1 question (single 1)\n"
+    assert main(["export", "--format", "markdown", "-o", str(tmp_path / "one.md"), "--bank", str(good)]) == 0
+    assert "wrote 1 question (markdown)" in capsys.readouterr().out
