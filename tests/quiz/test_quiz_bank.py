@@ -44,7 +44,8 @@ def test_topics_and_the_schema_follow_the_curriculum():
 
     assert TOPICS == (*curriculum.ids(), GENERAL_TOPIC)
     defs = json.loads((default_dir() / "schema.json").read_text())["$defs"]
-    assert defs["topic"]["enum"] == list(TOPICS), "quizzes/schema.json: make the topic enum the curriculum's ids"
+    assert "enum" not in defs["topic"]  # the curriculum is the only list of exercises; the validator checks topics
+    assert all(re.fullmatch(defs["topic"]["pattern"], topic) for topic in TOPICS)
     assert defs["document"]["enum"] == list(DOCUMENTS)
 
 
