@@ -28,8 +28,8 @@ import warnings
 from typing import Any, Mapping
 
 from . import curriculum
-from .results import GRADER_ERROR, NOT_IMPLEMENTED, PASSED, CheckResult
-from .runner import NOT_IMPLEMENTED_MESSAGE, CheckSpec, discover, run_one
+from .results import CheckResult, Status
+from .runner import NOT_IMPLEMENTED_MESSAGE, CheckSpec, discover, execute
 from .sandbox import errors, wire
 from .sandbox.inprocess import as_received
 from .sandbox.proxy import Implementation, student_error
@@ -95,6 +95,8 @@ def _is_cell(filename: str) -> bool:
 class NotebookTransport:
     """The transport of an ``impl`` whose code is the notebook's: in-process, values copied as on the wire."""
 
+    dead = False  # the kernel is the student's process: nothing to replace
+
     def __init__(self, namespace: Mapping[str, Any], exercise: str):
         self.exercise = exercise
         self.runtime = NotebookRuntime(namespace)
@@ -109,6 +111,9 @@ class NotebookTransport:
         except Exception as error:  # the student's own code raised
             raise student_error(self.runtime.describe_error(error), call=call, exercise=self.exercise) from None
         return as_received(result, self.runtime, call=call, exercise=self.exercise)
+
+    def close(self) -> None:
+        """Nothing to release: the notebook's objects belong to the kernel."""
 
 
 def _copied(value):
@@ -137,7 +142,7 @@ def check_result(exercise: str, name: str, namespace: Mapping[str, Any]) -> Chec
     spec = find_check(exercise, name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return run_one(spec, implementation(namespace, exercise))
+        return execute(spec, implementation(namespace, exercise))
 
 
 def run_check(exercise: str, name: str, namespace: Mapping[str, Any]) -> None:
@@ -153,7 +158,7 @@ def run_check(exercise: str, name: str, namespace: Mapping[str, Any]) -> None:
         The notebook's globals (pass ``globals()``); never modified.
     """
     result = check_result(exercise, name, namespace)
-    if result.status != PASSED:
+    if result.status != Status.PASSED:
         raise NotebookCheckFailed(result)
     print(PASSED_LINE.format(points=result.max_points, unit=_unit(result.max_points), title=result.title))
 
@@ -164,14 +169,15 @@ def _unit(points: float) -> str:
 
 def failure_text(result: CheckResult) -> str:
     """What the student reads under a failed test cell: title, the check's message, hint, where to get help."""
-    header = {NOT_IMPLEMENTED: NOT_IMPLEMENTED_HEADER, GRADER_ERROR: GRADER_ERROR_HEADER}.get(result.status, FAILED_HEADER)
+    headers = {Status.NOT_IMPLEMENTED: NOT_IMPLEMENTED_HEADER, Status.GRADER_ERROR: GRADER_ERROR_HEADER}
+    header = headers.get(result.status, FAILED_HEADER)
     lines = [header.format(points=result.max_points, unit=_unit(result.max_points), title=result.title)]
     message = result.message
-    if result.status == NOT_IMPLEMENTED and message.startswith(f"{NOT_IMPLEMENTED_MESSAGE}: "):
+    if result.status == Status.NOT_IMPLEMENTED and message.startswith(f"{NOT_IMPLEMENTED_MESSAGE}: "):
         message = message[len(NOT_IMPLEMENTED_MESSAGE) + 2:]  # the header says it already
     lines.extend("  " + line for line in message.splitlines())
     if result.hint:
         lines.append("  " + HINT_LINE.format(hint=result.hint))
-    if result.status != GRADER_ERROR:
+    if result.status != Status.GRADER_ERROR:
         lines.append("  " + MORE_HELP.format(exercise=result.exercise, task=result.task))
     return "\n".join(lines)

@@ -1,9 +1,10 @@
 """pytest plugin (entry point ``pytest11``): ``pytest --impl DIR`` runs the attnkit checks on DIR.
 
 Inert unless ``--impl`` is given. Then it collects ``grader/checks/check_*.py`` (instead of the
-project's tests, unless paths are given), provides the fixtures ``impl`` (the student's code
-in a sandboxed child), ``ref`` and ``rng``, marks each check with ``points(n)``, reports a
-student's failure as a short message instead of a traceback, and prints the score.
+project's tests, unless paths are given) as one item per check; each item runs its check through
+the kit's single executor (``grader.runner.execute``, as ``attnkit check`` and ``grade`` do) on a
+fresh sandboxed child, is marked ``points(n)``, fails with the check's message (diagnosis
+included) instead of a traceback, and the score is printed at the end.
 """
 from __future__ import annotations
 
@@ -35,92 +36,102 @@ def pytest_configure(config):
         raise pytest.UsageError(NO_SUCH_DIR.format(path=impl))
     if config.args_source != pytest.Config.ArgsSource.ARGS:  # no paths given: run the checks only
         config.args[:] = [str(CHECKS_DIR)]
+    config.attnkit_sandbox = Sandbox(config)
+
+
+def _is_check_file(config, file_path: Path) -> bool:
+    return bool(config.getoption("impl")) and file_path.parent == CHECKS_DIR \
+        and file_path.name.startswith("check_") and file_path.suffix == ".py"
 
 
 def pytest_collect_file(file_path, parent):
-    # a check file named on the command line is collected by pytest itself (explicit paths always are)
-    if parent.config.getoption("impl") and file_path.parent == CHECKS_DIR and file_path.name.startswith("check_") \
-            and file_path.suffix == ".py" and not parent.session.isinitpath(file_path):
-        return pytest.Module.from_parent(parent, path=file_path)
+    # a check file named on the command line reaches pytest_pycollect_makemodule instead
+    if _is_check_file(parent.config, file_path) and not parent.session.isinitpath(file_path):
+        return CheckFile.from_parent(parent, path=file_path)
     return None
 
 
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        points = getattr(getattr(item, "function", None), "attnkit_points", None)
-        if points is not None:
-            item.add_marker(pytest.mark.points(points))
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path, parent):
+    if _is_check_file(parent.config, module_path):
+        return CheckFile.from_parent(parent, path=module_path)
+    return None
 
 
-def exercise_of(item) -> str:
-    return Path(str(item.fspath)).stem.removeprefix("check_")
+class CheckFile(pytest.File):
+    """``grader/checks/check_<exercise>.py``: one item per check, in the runner's order."""
+
+    def collect(self):
+        from grader.runner import discover
+
+        for spec in discover(self.path.stem.removeprefix("check_")):
+            yield CheckItem.from_parent(self, name=spec.name, spec=spec)
 
 
-@pytest.fixture(scope="session")
-def attnkit_zygote(pytestconfig):
-    from grader.sandbox.child import Limits, Zygote
-
-    zygote = Zygote(Limits(timeout=pytestconfig.getoption("attnkit_timeout")))
-    yield zygote
-    zygote.close()
+class CheckNotPassed(AssertionError):
+    """Carries the result of a check that did not pass to :meth:`CheckItem.repr_failure`."""
 
 
-@pytest.fixture(scope="session")
-def attnkit_workspace(pytestconfig, attnkit_zygote):
-    from grader.runner import modules_dir_of
-    from grader.sandbox.child import Workspace
+class CheckItem(pytest.Item):
+    """One check, run by the single executor (``grader.runner.execute``) on a fresh sandboxed child."""
 
-    impl = pytestconfig.getoption("impl")
-    if not impl:
-        pytest.skip("the attnkit checks need --impl DIR")
-    workspace = Workspace(modules_dir_of(impl), attnkit_zygote.user)
-    yield workspace
-    workspace.close()
+    def __init__(self, *, spec, **kwargs):
+        super().__init__(**kwargs)
+        self.spec = spec
+        self.result = None
+        self.add_marker(pytest.mark.points(spec.points))
+        self.user_properties.append(("attnkit_points", spec.points))
 
+    def runtest(self):
+        from grader.results import Status
+        from grader.runner import execute
 
-@pytest.fixture
-def impl(request, attnkit_zygote, attnkit_workspace):
-    """The implementation under test, in a sandboxed child process (a fresh one per check)."""
-    implementation = attnkit_zygote.implementation(attnkit_workspace, exercise_of(request.node))
-    yield implementation
-    implementation.transport.close()
+        zygote, workspace = self.session.config.attnkit_sandbox()
+        impl = zygote.implementation(workspace, self.spec.exercise)
+        try:
+            self.result = execute(self.spec, impl)
+        finally:
+            impl.transport.close()
+        if self.result.status != Status.PASSED:
+            hint = f"\n  hint: {self.result.hint}" if self.result.hint else ""
+            raise CheckNotPassed(self.result.message + hint)
 
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, CheckNotPassed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
 
-@pytest.fixture
-def ref():
-    """The reference solutions (trusted, in this process)."""
-    from grader.reference import reference
-
-    return reference()
-
-
-@pytest.fixture
-def rng(request):
-    """A numpy Generator seeded from the check's name."""
-    import numpy as np
-
-    from grader.runner import seed_for
-
-    return np.random.default_rng(seed_for(exercise_of(request.node), request.node.name))
+    def reportinfo(self):
+        return self.path, self.spec.function.__code__.co_firstlineno - 1, f"{self.spec.exercise}: {self.spec.title}"
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
-    report = yield
-    points = getattr(getattr(item, "function", None), "attnkit_points", None)
-    if points is not None and item.config.getoption("impl"):
-        report.user_properties.append(("attnkit_points", points))
-    if call.excinfo is not None and item.config.getoption("impl"):
-        from grader.compare import CheckFailed
-        from grader.runner import NOT_IMPLEMENTED_MESSAGE
-        from grader.sandbox.errors import StudentError, StudentNotImplemented
+class Sandbox:
+    """The zygote and the private copy of ``--impl``, made on first use and closed at the end of the session."""
 
-        error = call.excinfo.value
-        if isinstance(error, StudentNotImplemented):
-            report.longrepr = f"{NOT_IMPLEMENTED_MESSAGE}: {error.message}"
-        elif isinstance(error, (StudentError, CheckFailed)):
-            report.longrepr = str(error)
-    return report
+    def __init__(self, config):
+        self.config = config
+        self.parts = None
+
+    def __call__(self):
+        if self.parts is None:
+            from grader.runner import modules_dir_of
+            from grader.sandbox.child import Limits, Workspace, Zygote
+
+            zygote = Zygote(Limits(timeout=self.config.getoption("attnkit_timeout")))
+            self.parts = zygote, Workspace(modules_dir_of(self.config.getoption("impl")), zygote.user)
+        return self.parts
+
+    def close(self):
+        if self.parts is not None:
+            zygote, workspace = self.parts
+            workspace.close()
+            zygote.close()
+
+
+def pytest_unconfigure(config):
+    sandbox = getattr(config, "attnkit_sandbox", None)
+    if sandbox is not None:
+        sandbox.close()
 
 
 @pytest.hookimpl(trylast=True)

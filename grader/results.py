@@ -2,8 +2,24 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import Enum
 
-PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR = "passed", "failed", "not_implemented", "grader_error"
+
+class Status(str, Enum):
+    """How one check ended; a ``str`` so JSON files hold (and comparisons accept) the plain value."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    NOT_IMPLEMENTED = "not_implemented"
+    GRADER_ERROR = "grader_error"
+
+    def __str__(self) -> str:
+        return self.value
+
+    __format__ = str.__format__
+
+
+PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR = Status  # the members, in the order above
 
 
 @dataclass
@@ -14,12 +30,15 @@ class CheckResult:
     task: int
     points: float
     max_points: float
-    status: str          # passed | failed | not_implemented | grader_error
+    status: Status
     message: str = ""    # what the student reads (call, got, expected)
     mistake: str = ""    # id of the diagnosed classic mistake, if any
     hint: str = ""
     visibility: str = "visible"
     seconds: float = 0.0
+
+    def __post_init__(self):
+        self.status = Status(self.status)  # a results file read back holds the plain value
 
 
 @dataclass

@@ -12,16 +12,27 @@ import time
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 
 from . import curriculum
 from .compare import CheckFailed
-from .reference import reference
-from .results import FAILED, GRADER_ERROR, NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
+from .reference import reference as reference_solutions
+from .results import CheckResult, ExerciseResult, Status
 from .sandbox import errors
 from .sandbox.proxy import Implementation
+
+try:
+    from .diagnosis import Session
+except ImportError:  # TEMPORARY until grader/diagnosis.py (H1) lands: checks diagnose by themselves
+    class Session:  # noqa: D101
+        def __init__(self, reference):
+            self.ref = reference
+
+        def diagnose(self, failure):
+            return None
 
 FIXTURES = ("impl", "ref", "rng")
 NOT_IMPLEMENTED_MESSAGE = "not implemented yet"
@@ -69,10 +80,17 @@ def seed_for(exercise: str, name: str) -> int:
     return zlib.crc32(f"{exercise}.{name}".encode())
 
 
-def run_one(spec: CheckSpec, impl: Implementation) -> CheckResult:
-    """Run one check; every outcome becomes a :class:`CheckResult`, nothing propagates."""
-    values = {"impl": impl, "ref": reference(), "rng": np.random.default_rng(seed_for(spec.exercise, spec.name))}
-    result = CheckResult(spec.exercise, spec.name, spec.title, spec.task, 0.0, spec.points, PASSED,
+def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
+    """Run one check: the single executor of every front end (check, grade, pytest, nbgrader, release).
+
+    ``impl`` is the implementation under test (a sandboxed child, a notebook's globals, or the
+    reference itself when the release is recorded); ``reference`` is what ``ref`` answers from:
+    the real memoised reference solutions (the default), or the release's recording or replaying
+    reference. Every outcome becomes a :class:`CheckResult`; nothing propagates.
+    """
+    session = Session(reference_solutions() if reference is None else reference)
+    values = {"impl": impl, "ref": session.ref, "rng": np.random.default_rng(seed_for(spec.exercise, spec.name))}
+    result = CheckResult(spec.exercise, spec.name, spec.title, spec.task, 0.0, spec.points, Status.PASSED,
                          visibility=spec.visibility)
     start = time.perf_counter()
     try:
@@ -81,20 +99,21 @@ def run_one(spec: CheckSpec, impl: Implementation) -> CheckResult:
         result.points = spec.points
     except errors.StudentNotImplemented as failure:
         if failure.sibling:  # this exercise is written, but calls a sibling that is not (yet)
-            result.status, result.message = FAILED, failure.message
+            result.status, result.message = Status.FAILED, failure.message
         else:
-            result.status, result.message = NOT_IMPLEMENTED, f"{NOT_IMPLEMENTED_MESSAGE}: {failure.message}"
+            result.status, result.message = Status.NOT_IMPLEMENTED, f"{NOT_IMPLEMENTED_MESSAGE}: {failure.message}"
     except CheckFailed as failure:
-        result.status, result.message = FAILED, failure.message
-        if failure.diagnosis is not None:
-            result.mistake, result.hint = failure.diagnosis.id, failure.diagnosis.hint
-            result.message += f"\n  looks like {failure.diagnosis.looks_like}"
+        result.status, result.message = Status.FAILED, failure.message
+        diagnosis = failure.diagnosis or session.diagnose(failure)
+        if diagnosis is not None:
+            result.mistake, result.hint = diagnosis.id, diagnosis.hint
+            result.message += f"\n  looks like {diagnosis.looks_like}"
     except errors.StudentError as failure:
-        result.status, result.message = FAILED, failure.message
+        result.status, result.message = Status.FAILED, failure.message
     except AssertionError as failure:
-        result.status, result.message = FAILED, str(failure) or f"{spec.title}: failed"
+        result.status, result.message = Status.FAILED, str(failure) or f"{spec.title}: failed"
     except Exception as failure:  # a bug on the trusted side: say so, never blame the student
-        result.status = GRADER_ERROR
+        result.status = Status.GRADER_ERROR
         result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"
     result.seconds = time.perf_counter() - start
     return result
@@ -109,12 +128,11 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
     for spec in discover(exercise):
         if visibility is not None and spec.visibility != visibility:
             continue
-        if impl is None or getattr(impl.transport, "dead", False):
+        if impl is None or impl.transport.dead:
             impl = make_impl(exercise)
-        outcome.checks.append(run_one(spec, impl))
-    close = getattr(getattr(impl, "transport", None), "close", None)
-    if close is not None:
-        close()
+        outcome.checks.append(execute(spec, impl))
+    if impl is not None:
+        impl.transport.close()
     return outcome
 
 
@@ -128,9 +146,7 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
                 for exercise in (exercises or curriculum.ids())]
 
 
-def modules_dir_of(path) -> "Path":
+def modules_dir_of(path) -> Path:
     """Where a submission's modules are: ``PATH/exercises`` when it exists, else ``PATH`` itself."""
-    from pathlib import Path
-
     path = Path(path)
     return path / "exercises" if (path / "exercises").is_dir() else path

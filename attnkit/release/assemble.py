@@ -67,7 +67,7 @@ def write_recording(folder: Path, sources: Sources, specs: list) -> tuple[int, t
     failed = [o for o in outcomes if o.status != "passed"]
     if failed:
         raise BuildFailed("attnkit release: the reference solutions fail public checks, nothing to record:\n  "
-                          + "\n  ".join(f"{o.spec.exercise}.{o.spec.name}: {o.message[:300]}" for o in failed))
+                          + "\n  ".join(f"{o.exercise}.{o.name}: {o.message[:300]}" for o in failed))
     replay = Replay(Store.in_memory(recorder.index(), recorder.arrays), strict=True)
     verdict = verify(replay, lambda exercise: InProcessTransport(sources.solutions, exercise), specs)
     if verdict.misses:
@@ -77,9 +77,9 @@ def write_recording(folder: Path, sources: Sources, specs: list) -> tuple[int, t
             + "\n  ".join(f"{check}: {', '.join(calls[:3])}" for check, calls in sorted(verdict.misses.items())))
     if verdict.failures:
         raise BuildFailed("attnkit release: replayed, the reference fails public checks:\n  "
-                          + "\n  ".join(f"{o.spec.exercise}.{o.spec.name}: {o.message[:300]}" for o in verdict.failures))
+                          + "\n  ".join(f"{o.exercise}.{o.name}: {o.message[:300]}" for o in verdict.failures))
     Store.write(folder, recorder.index(), recorder.arrays)
-    return len(recorder.calls), tuple(f"{o.spec.exercise}.{o.spec.name}" for o in verdict.nudged_failures)
+    return len(recorder.calls), tuple(f"{o.exercise}.{o.name}" for o in verdict.nudged_failures)
 
 
 def write_grader(target: Path, sources: Sources, hidden: set[str]) -> None:

@@ -82,7 +82,8 @@ class Release:
 def check_target(out: Path, archive: Path, force: bool, sources: Sources) -> None:
     """Refuse a target that would destroy something we did not write (see the messages)."""
     resolved = out.resolve()
-    packages = {sources.attnkit, sources.grader, sources.quizzes, sources.solutions, sources.solutions.parent / "exercises"}
+    packages = {sources.attnkit, sources.grader, sources.quizzes, sources.solutions,
+                sources.solutions.parent / "exercises"}
     for package in packages:
         if resolved == package or package in resolved.parents or resolved in package.parents:
             raise ReleaseError(IN_SOURCE.format(path=out, root=package.parent))

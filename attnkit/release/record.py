@@ -13,14 +13,14 @@ import importlib
 import inspect
 import types
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from grader import compare, curriculum
 from grader.compare import Mistake
-from grader.runner import CheckSpec, check_module_name, discover, seed_for
+from grader.results import CheckResult
+from grader.runner import CheckSpec, check_module_name, discover, execute
 
 from .replay import FORMAT, NEAR_LIMIT, call_key, canonical
 
@@ -30,13 +30,6 @@ SHARED_CHECK_MODULES = ("grader.checks.common",)
 
 class RecordingError(Exception):
     """The recording cannot be made (a non-deterministic or unrecordable reference call)."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    spec: CheckSpec
-    status: str      # passed | failed | error
-    message: str = ""
 
 
 def public_checks() -> list[CheckSpec]:
@@ -223,23 +216,11 @@ def checks_using(mistakes_proxy: Callable[[types.ModuleType], Any], force: bool)
             setattr(module, name, value)
 
 
-def run_check(spec: CheckSpec, impl: Any, ref: Any) -> Outcome:
-    """One check with the given fixtures and its own seeded ``rng`` (as grader.runner does)."""
-    values = {"impl": impl, "ref": ref, "rng": np.random.default_rng(seed_for(spec.exercise, spec.name))}
-    try:
-        with np.errstate(all="ignore"):
-            spec.function(**{name: values[name] for name in spec.fixtures})
-    except AssertionError as failure:
-        return Outcome(spec, "failed", str(failure))
-    except Exception as failure:
-        return Outcome(spec, "error", f"{type(failure).__name__}: {failure}")
-    return Outcome(spec, "passed")
-
-
-def record(make_impl: Callable[[str], Any], reference: Any, specs: list[CheckSpec]) -> tuple[Recorder, list[Outcome]]:
+def record(make_impl: Callable[[str], Any], reference: Any,
+           specs: list[CheckSpec]) -> tuple[Recorder, list[CheckResult]]:
     """Run ``specs`` on the reference implementation, recording every reference and mistake call."""
     recorder = Recorder()
     ref = RecordingReference(recorder, reference)
     with checks_using(lambda module: RecordingMistakes(recorder, module), force=True):
-        outcomes = [run_check(spec, make_impl(spec.exercise), ref) for spec in specs]
+        outcomes = [execute(spec, make_impl(spec.exercise), ref) for spec in specs]
     return recorder, outcomes

@@ -17,9 +17,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+from grader.results import CheckResult
+from grader.runner import execute
 from grader.sandbox.proxy import Implementation
 
-from .record import Outcome, checks_using, module_surface, run_check
+from .record import checks_using, module_surface
 from .replay import Replay
 
 NUDGE = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-6, np.dtype(np.float16): 1e-3}
@@ -29,9 +31,9 @@ NUDGE = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-6, np.dtype(np.fl
 class Verdict:
     """What the two replayed runs found."""
 
-    failures: list[Outcome] = field(default_factory=list)            # reference run: not passed
+    failures: list[CheckResult] = field(default_factory=list)            # reference run: not passed
     misses: dict[str, list[str]] = field(default_factory=dict)       # "exercise.check" -> calls not recorded
-    nudged_failures: list[Outcome] = field(default_factory=list)     # nudged run: not passed (informative)
+    nudged_failures: list[CheckResult] = field(default_factory=list)     # nudged run: not passed (informative)
 
     @property
     def ok(self) -> bool:
@@ -83,7 +85,7 @@ def verify(replay: Replay, make_transport: Callable[[str], Any], specs: list) ->
                 transport = make_transport(spec.exercise)
                 impl = Implementation(NudgingTransport(transport) if nudged else transport)
                 replay.misses.clear()
-                outcome = run_check(spec, impl, ref)
+                outcome = execute(spec, impl, ref)
                 if replay.misses:
                     verdict.misses.setdefault(f"{spec.exercise}.{spec.name}", []).extend(
                         m for m in replay.misses if m not in verdict.misses.get(f"{spec.exercise}.{spec.name}", []))

@@ -18,6 +18,8 @@ _counter = itertools.count()
 
 
 class InProcessTransport:
+    dead = False  # trusted code in this process: never needs replacing
+
     def __init__(self, root: str | Path, exercise: str = ""):
         self.exercise = exercise
         self.runtime = Runtime(str(root), package=f"_attnkit_trusted_{next(_counter)}")
@@ -37,6 +39,9 @@ class InProcessTransport:
         except Exception as error:  # the implementation's own failure, reported like the child does
             raise student_error(self.runtime.describe_error(error, self.exercise), call=call, exercise=self.exercise) from None
         return as_received(result, self.runtime, call=call, exercise=self.exercise)
+
+    def close(self) -> None:
+        """Nothing to release: the code runs in this process."""
 
 
 def as_received(result: Any, runtime: Responder, *, call: str, exercise: str) -> Any:

@@ -15,9 +15,12 @@ from .wire import Handle
 
 class Transport(Protocol):
     exercise: str
+    dead: bool  # the student's side is gone (a child that crashed or timed out): the runner makes a new one
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any: ...
+
+    def close(self) -> None: ...  # release the student's side (a no-op for in-process transports)
 
 
 def sibling_note(sibling: str) -> str:
