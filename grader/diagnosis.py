@@ -1,0 +1,231 @@
+"""Name the classic mistake behind a failing comparison.
+
+The executor makes one :class:`Session` per check run and hands its ``ref`` to the check. That
+``ref`` is the reference (real, recording or replaying) with every call written down: the
+function, its arguments and what came back. When a comparison fails, the expected value (or the
+``origin`` a check passed for a printed value) is found among those results by identity (they are
+read-only arrays, or parts of a returned tuple), which gives the reference call that produced it.
+Every mistake registered for that function (``grader.mistakes``) is then tried on the same call:
+
+* a ``patch`` mistake re-runs the call on its *mistaken reference*, the exercise's solution module
+  with the patch applied, loaded as a fresh module whose sibling imports are the real reference
+  (calls on objects the reference returned, such as a ``KVCache``, are replayed in order on the
+  mistaken module's own objects);
+* a ``compute`` mistake is asked directly, with the call, the student's value and the reference's.
+
+The first mistake whose output matches the student's value at the diagnostic tolerance
+(``grader.compare``) is the diagnosis. A reference that offers ``mistaken(mistake, key, compute)``
+answers for patch mistakes itself (the student release's recording and replay); one whose
+``records_mistakes`` is true gets every registered mistake evaluated right after each call.
+"""
+from __future__ import annotations
+
+import importlib.util
+import types
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from . import mistakes
+from .compare import CheckFailed, resembles
+from .mistakes.model import Mistake, apply
+
+PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
+
+
+@dataclass
+class Call:
+    """One call the check made through ``ref``: ``target`` is the object of a method call."""
+
+    index: int
+    module: str
+    function: str
+    args: tuple
+    kwargs: dict
+    target: "RefObject | None" = None
+    key: Any = None                       # the reference's own name for this call (record/replay)
+    created: bool = False                 # it returned an object (replayed for stateful calls)
+    result: Any = field(default=None, repr=False)
+
+    @property
+    def stateful(self) -> bool:
+        return self.created or self.target is not None or any(
+            isinstance(a, RefObject) for a in (*self.args, *self.kwargs.values()))
+
+
+class RefObject:
+    """An object the reference returned (a ``KVCache``): method calls go through the session."""
+
+    def __init__(self, session: "Session", real: Any, call: Call):
+        self._session, self._real, self._call = session, real, call
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._real, name)
+        if not callable(value) or name.startswith("_"):
+            return value
+        return lambda *args, **kwargs: self._session.call(self._call.module, name, args, kwargs, target=self)
+
+    def __len__(self) -> int:
+        return len(self._real)
+
+
+class _Module:
+    def __init__(self, session: "Session", module: str):
+        self._session, self._module = session, module
+
+    def __getattr__(self, function: str) -> Callable:
+        if function.startswith("_"):
+            raise AttributeError(function)
+        session, module = self._session, self._module
+        getattr(getattr(session.reference, module), function)  # AttributeError now, not at the call
+        wrapper = lambda *args, **kwargs: session.call(module, function, args, kwargs)  # noqa: E731
+        setattr(self, function, wrapper)
+        return wrapper
+
+
+class RecordingRef:
+    """The ``ref`` fixture of one check run: ``ref.softmax.softmax(x)``, every call written down."""
+
+    def __init__(self, session: "Session"):
+        self._session = session
+
+    def __getattr__(self, module: str) -> _Module:
+        if module.startswith("_"):
+            raise AttributeError(module)
+        value = _Module(self._session, module)
+        setattr(self, module, value)
+        return value
+
+
+class Session:
+    """The calls of one check run, and the mistake diagnosis they allow."""
+
+    def __init__(self, reference: Any):
+        self.reference = reference
+        self.calls: list[Call] = []
+        self.origins: dict[int, tuple[Call, tuple]] = {}   # id(result or part) -> (call, path)
+        self.ref = RecordingRef(self)
+
+    # -- the ref fixture --------------------------------------------------------------
+    def call(self, module: str, function: str, args: tuple, kwargs: dict, target: RefObject | None = None) -> Any:
+        owner = target._real if target is not None else getattr(self.reference, module)
+        result = getattr(owner, function)(*_real(args), **_real(kwargs))
+        key = getattr(self.reference, "last_call_key", None)
+        call = Call(len(self.calls), module, function, args, kwargs, target, key)
+        self.calls.append(call)
+        if not isinstance(result, PLAIN):
+            call.created = True
+            result = RefObject(self, result, call)
+        call.result = result
+        self._trace(result, call, ())
+        if getattr(self.reference, "records_mistakes", False):
+            for mistake in self._candidates(call):
+                if mistake.compute is None:
+                    self._mistaken(mistake, call)
+        return result
+
+    def _trace(self, value: Any, call: Call, path: tuple) -> None:
+        if isinstance(value, np.ndarray):
+            self.origins[id(value)] = (call, path)
+        elif isinstance(value, tuple):
+            self.origins[id(value)] = (call, path)
+            for index, item in enumerate(value):
+                self._trace(item, call, (*path, index))
+
+    # -- diagnosis ----------------------------------------------------------------------
+    def origin_of(self, value: Any) -> tuple[Call, tuple] | None:
+        """(reference call, path inside its result) that produced ``value``, or None."""
+        found = self.origins.get(id(value))
+        if found is None or _part(found[0].result, found[1]) is not value:
+            return None
+        return found
+
+    def diagnose(self, failure: CheckFailed) -> Mistake | None:
+        """The first registered mistake whose output matches the student's value, or None."""
+        got = failure.got
+        found = self.origin_of(failure.origin)
+        if not isinstance(got, np.ndarray) or found is None:
+            return None
+        call, path = found
+        for mistake in self._candidates(call):
+            try:
+                if mistake.compute is not None:
+                    candidate = mistake.compute(call, got, _part(call.result, path))
+                else:
+                    candidate = _part(self._mistaken(mistake, call), path)
+            except Exception:  # a mistake undefined for this input is no diagnosis, never a grader error
+                continue
+            if resembles(got, candidate):
+                return mistake
+        return None
+
+    def _candidates(self, call: Call) -> list[Mistake]:
+        return [mistake for _, mistake in mistakes.for_function(call.module, call.function)
+                if mistake.patch or mistake.compute is not None]
+
+    def _mistaken(self, mistake: Mistake, call: Call) -> Any:
+        """What the mistaken reference returns for ``call`` (asked of the reference when it knows)."""
+        answer = getattr(self.reference, "mistaken", None)
+        compute = lambda: self._rerun(mistake, call)  # noqa: E731
+        return compute() if answer is None else answer(mistake, call.key, compute)
+
+    def _rerun(self, mistake: Mistake, call: Call) -> Any:
+        namespace = mistaken_reference(mistake.id)
+        if not call.stateful:
+            return _invoke(namespace, call, call.args, call.kwargs)
+        objects: dict[int, Any] = {}   # index of the creating call -> the mistaken reference's object
+        result = None
+        for earlier in self.calls[: call.index + 1]:
+            if not earlier.stateful:
+                continue
+            mapped = lambda value: objects[value._call.index] if isinstance(value, RefObject) else value  # noqa: E731
+            args = tuple(mapped(a) for a in earlier.args)
+            kwargs = {k: mapped(v) for k, v in earlier.kwargs.items()}
+            if earlier.target is not None:
+                result = getattr(objects[earlier.target._call.index], earlier.function)(*args, **kwargs)
+            else:
+                result = _invoke(namespace, earlier, args, kwargs)
+            if earlier.created:
+                objects[earlier.index] = result
+        return result
+
+
+def _invoke(namespace: dict, call: Call, args: tuple, kwargs: dict) -> Any:
+    return getattr(namespace[call.module], call.function)(*args, **kwargs)
+
+
+def _real(value: Any) -> Any:
+    if isinstance(value, RefObject):
+        return value._real
+    if isinstance(value, tuple):
+        return tuple(_real(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _real(v) for k, v in value.items()}
+    return value
+
+
+def _part(value: Any, path: tuple) -> Any:
+    for index in path:
+        value = value[index]
+    return value
+
+
+@lru_cache(maxsize=None)
+def mistaken_reference(mistake_id: str) -> dict[str, types.ModuleType]:
+    """Solution module name -> module, the mistake's own module patched (built once per process)."""
+    module = mistakes.module_of(mistake_id)
+    mistake = mistakes.all_mistakes()[mistake_id]
+    spec = importlib.util.find_spec(f"solutions.{module}")
+    source = Path(spec.origin).read_text(encoding="utf-8")
+    source = apply(source, mistake.patch, f"{mistake_id} on solutions/{module}.py")
+    patched = types.ModuleType(f"solutions.{module}", f"solutions/{module}.py with the mistake {mistake_id}")
+    patched.__package__ = "solutions"                  # sibling imports resolve to the real reference
+    patched.__file__ = spec.origin
+    exec(compile(source, f"<{mistake_id}: solutions/{module}.py>", "exec"), patched.__dict__)
+    namespace = {name: importlib.import_module(f"solutions.{name}")
+                 for name, _ in mistakes.registry().values()}
+    namespace[module] = patched
+    return namespace

@@ -1,0 +1,56 @@
+"""A classic mistake: data, plus at most one small function.
+
+A :class:`Mistake` names a wrong answer the checks can recognise. Most are a ``patch`` of the
+exercise's reference module (``solutions/<module>.py``): the patched source, loaded as a fresh
+module, is a *mistaken reference* that returns what an implementation making that mistake
+returns, for any call (``grader.diagnosis``). The same patch applied to a copy of ``solutions/``
+is the mistake's end-to-end mutant submission (``tests/grader/test_mistakes_end_to_end.py``).
+
+The few mistakes whose wrong value depends on a choice the student made (the large finite
+number written instead of ``-inf``) give ``compute(call, got, expected)`` instead, which returns
+what the student's value would be if that mistake were the only one (or None), plus a ``mutant``
+patch for their end-to-end test. A mistake with neither is named by a check directly (for
+example from a memory measurement) and only has a ``mutant``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+Replacements = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One classic mistake of one exercise (defined in ``grader/mistakes/<exercise>.py``).
+
+    ``looks_like`` completes "looks like ..." and says what went wrong (the symptom), never the
+    fix; ``hint`` nudges at the idea, never the line of code.
+    """
+
+    id: str
+    functions: tuple[str, ...]
+    looks_like: str
+    hint: str
+    patch: Replacements = ()
+    compute: Callable[[Any, Any, Any], Any] | None = None
+    mutant: Replacements = ()
+
+    @property
+    def mutant_patch(self) -> Replacements:
+        """The replacements that turn ``solutions/<module>.py`` into this mistake's mutant."""
+        return self.mutant or self.patch
+
+
+class PatchError(ValueError):
+    """A patch whose ``old`` text does not occur exactly once in the source it patches."""
+
+
+def apply(source: str, replacements: Replacements, what: str = "the source") -> str:
+    """``source`` with every (old, new) replacement made; each ``old`` must occur exactly once."""
+    for old, new in replacements:
+        count = source.count(old)
+        if count != 1:
+            raise PatchError(f"{what}: {old!r} occurs {count} times; a patch must match exactly once")
+        source = source.replace(old, new)
+    return source
