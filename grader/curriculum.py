@@ -1,4 +1,8 @@
-"""The learning path (``curriculum.yaml``) as dataclasses: exercises in order, tasks, hints."""
+"""The learning path (``curriculum.yaml``) as dataclasses: exercises in order, points, tasks, hints.
+
+The only list of exercises: every other list (quiz topics, the mistake registry, the stubs'
+package doc, the nbgrader notebooks, the release, the Gradescope bundle) is derived from it.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,12 +20,29 @@ class Task:
 
 
 @dataclass(frozen=True)
+class Quote:
+    file: str
+    section: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What the exercise's nbgrader notebook explains before the code: a summary and verbatim quotes."""
+
+    summary: str
+    quotes: tuple[Quote, ...]
+
+
+@dataclass(frozen=True)
 class Exercise:
     id: str
     title: str
     module: str
     depends_on: tuple[str, ...]
     source: str
+    points: float            # the sum of its checks' points
+    explanation: Explanation
     tasks: tuple[Task, ...]
 
     def task(self, number: int) -> Task:
@@ -41,7 +62,9 @@ def exercises() -> tuple[Exercise, ...]:
     return tuple(
         Exercise(
             id=entry["id"], title=entry["title"], module=entry["module"],
-            depends_on=tuple(entry.get("depends_on", ())), source=entry["source"],
+            depends_on=tuple(entry.get("depends_on", ())), source=entry["source"], points=entry["points"],
+            explanation=Explanation(entry["explanation"]["summary"].strip(),
+                                    tuple(Quote(**quote) for quote in entry["explanation"]["quotes"])),
             tasks=tuple(Task(t["task"], t["name"], tuple(t["hints"])) for t in entry["tasks"]),
         )
         for entry in data["exercises"]
@@ -51,6 +74,12 @@ def exercises() -> tuple[Exercise, ...]:
 def ids() -> tuple[str, ...]:
     """Exercise ids in learning-path order."""
     return tuple(exercise.id for exercise in exercises())
+
+
+def total_points(exercise_ids=None) -> float:
+    """The points of a course: the sum over its exercises (every exercise by default)."""
+    chosen = ids() if exercise_ids is None else exercise_ids
+    return sum(get(exercise_id).points for exercise_id in chosen)
 
 
 def get(exercise_id: str) -> Exercise:

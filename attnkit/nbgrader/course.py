@@ -30,7 +30,7 @@ c = get_config()  # noqa: F821 (provided by nbgrader when it loads this file)
 c.CourseDirectory.course_id = {course_id!r}
 
 # Seconds a single cell may run before nbgrader interrupts it (and the cell scores 0).
-# The slowest check (tiled_attention's memory bound, n = 2048) takes well under a second.
+# The slowest check (the memory bound of tiled attention, n = 2048) takes well under a second.
 c.Execute.timeout = 60
 '''
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from grader import curriculum
@@ -29,8 +27,6 @@ from grader.runner import CheckSpec, discover
 
 from . import cells
 from .sources import ExerciseCode, exercise_code
-
-EXPLANATIONS = Path(__file__).with_name("explanations.yaml")
 
 GRADING_NOTE = """\
 ## How this notebook is graded
@@ -48,30 +44,6 @@ EARLIER_NOTE = """\
 This exercise builds on {names}. Paste your own {version} into the cell{s} below (or write
 {them} again). {They} earn{verb_s} no points in this notebook (graded in {its} own), but the checks
 below run your code with {them}, so a mistake there shows up here too: fix it in both places."""
-
-
-@dataclass(frozen=True)
-class Quote:
-    file: str
-    section: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Explanation:
-    summary: str
-    quotes: tuple[Quote, ...]
-
-
-@lru_cache(maxsize=1)
-def explanations() -> dict[str, Explanation]:
-    """The seed explanation of every exercise (``explanations.yaml``)."""
-    import yaml
-
-    with EXPLANATIONS.open(encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
-    return {exercise: Explanation(entry["summary"].strip(), tuple(Quote(**q) for q in entry["quotes"]))
-            for exercise, entry in data.items()}
 
 
 def notebook_name(exercise_id: str) -> str:
@@ -113,7 +85,7 @@ def points(notebook: dict) -> float:
 def _intro(code: ExerciseCode) -> str:
     exercise = code.exercise
     order = curriculum.ids()
-    explanation = explanations()[exercise.id]
+    explanation = exercise.explanation
     quotes = "\n\n".join(f"> {q.text}\n>\n> ({q.file}, \"{q.section}\")" for q in explanation.quotes)
     return "\n\n".join([
         f"# {order.index(exercise.id) + 1}. {exercise.title}",

@@ -154,7 +154,8 @@ def helpers(module: str, solutions: Path = SOLUTIONS) -> tuple[Definition, ...]:
         try:
             definition = parsed.definition(name)
         except KeyError:
-            raise SourceError(MISSING_DEFINITION.format(path=solutions / f"{source}.py", name=name, user=user)) from None
+            path = solutions / f"{source}.py"
+            raise SourceError(MISSING_DEFINITION.format(path=path, name=name, user=user)) from None
         own = {d.name for d in parsed.definitions}
         for used in definition.uses:
             if used in parsed.relative:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 BEGIN = re.compile(r"^(?P<indent>\s*)### BEGIN SOLUTION(?:\s+(?P<todo>.*\S))?\s*$")
@@ -28,8 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGE_DOC = '''"""Your attnkit exercises: implement every function marked TODO.
 
 Run ``attnkit check`` after each change; ``attnkit hint EXERCISE`` when stuck.
-The order of the learning path is softmax, masking, attention, multihead, positional,
-kv_cache, tiled_attention.
+{order}
 """
 '''
 
@@ -76,9 +76,18 @@ def strip_markers(source: str) -> str:
     return "".join(line for line in source.splitlines(keepends=True) if not (BEGIN.match(line) or END.match(line)))
 
 
+def package_doc() -> str:
+    """The text of ``exercises/__init__.py``: the learning path's order, from the curriculum."""
+    from grader import curriculum
+
+    order = textwrap.fill(f"The order of the learning path is {', '.join(curriculum.ids())}.", width=90,
+                          break_on_hyphens=False, break_long_words=False)
+    return PACKAGE_DOC.format(order=order)
+
+
 def generate(solutions_dir: Path) -> dict[str, str]:
     """File name -> text of every file ``exercises/`` should hold."""
-    files = {"__init__.py": PACKAGE_DOC}
+    files = {"__init__.py": package_doc()}
     for path in sorted(solutions_dir.glob("*.py")):
         if path.name != "__init__.py":
             files[path.name] = make_stub(path.read_text(encoding="utf-8"), str(path))

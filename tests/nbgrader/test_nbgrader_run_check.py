@@ -116,7 +116,7 @@ def test_warnings_do_not_reach_stderr(capsys):
     noisy = dict(names)
 
     def causal_mask(n):
-        warnings.warn("a student's warning", UserWarning)
+        warnings.warn("a student's warning", UserWarning, stacklevel=2)
         return names["causal_mask"](n)
 
     noisy["causal_mask"] = causal_mask

@@ -8,7 +8,6 @@ import pytest
 from grader import curriculum
 from grader.pytest_plugin import EXERCISE_LINE, NO_SUCH_DIR, POINTS_MARKER, SCORE_LINE
 from grader.runner import NOT_IMPLEMENTED_MESSAGE, discover
-from tests.grader.mistake_patches import PATCHES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,12 +59,11 @@ def test_inert_without_impl(pytester):
 
 
 def test_a_classic_mistake_is_named_in_the_failure(pytester, tmp_path):
-    mistake, exercise, module, old, new = next(p for p in PATCHES if p[0] == "attention_no_scale")
     impl = tmp_path / "impl"
     shutil.copytree(ROOT / "solutions", impl, ignore=shutil.ignore_patterns("__pycache__"))
-    path = impl / f"{module}.py"
-    path.write_text(path.read_text().replace(old, new, 1))
-    result = _run(pytester, "--impl", str(impl), str(ROOT / "grader" / "checks" / f"check_{exercise}.py"), "-q")
+    path = impl / "attention.py"
+    path.write_text(path.read_text().replace("scores = scores * (1.0 / math.sqrt(d_k))", "scores = scores", 1))
+    result = _run(pytester, "--impl", str(impl), str(ROOT / "grader" / "checks" / "check_attention.py"), "-q")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert "looks like the scores were not divided by sqrt(d_k)" in result.stdout.str()
     assert "Traceback" not in result.stdout.str()
