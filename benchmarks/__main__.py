@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from attnkit import atomic  # noqa: E402  (no numpy behind it)
 from attnkit.cli import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
 
 for _name, _value in SINGLE_THREADED.items():
@@ -59,9 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     print(render(results))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    temporary = out.with_name(out.name + ".tmp")
-    temporary.write_text(json.dumps(results, indent=2) + "\n")
-    os.replace(temporary, out)
+    atomic.write_text(out, json.dumps(results, indent=2) + "\n")
     print(f"wrote {out}")
     return 0
 

@@ -21,37 +21,32 @@ from .class_grading import checks_per_submission
 from .measure import ROOT, attnkit, run_command
 
 
-def _kit():
-    sys.path.insert(0, str(ROOT / "tests" / "nbgrader"))
-    try:
-        from tests.nbgrader import nbgraderkit
-    finally:
-        sys.path.pop(0)
-    return nbgraderkit
-
-
 def run(size: int) -> dict:
     if importlib.util.find_spec("nbgrader") is None:
         return {"skipped": "nbgrader is not installed (pip install -e '.[nbgrader]'); side-by-side not measured"}
-    kit = _kit()
+    from attnkit.nbgrader import export
+    from attnkit.nbgrader.course import ASSIGNMENT
+    from attnkit.nbgrader.harness import jupyter_env, submit
+    from grader import curriculum
+
     checks = checks_per_submission()
     with tempfile.TemporaryDirectory(prefix="attnkit-bench-nb-") as work:
         work = Path(work)
         course = work / "course"
         with contextlib.redirect_stdout(io.StringIO()):  # its 'wrote 7 notebooks' lines
-            kit.export(course)
-        env = kit.jupyter_env(work / "jupyter")
-        subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", kit.ASSIGNMENT], cwd=course, env=env,
+            export(course, curriculum.ids())
+        env = jupyter_env(work / "jupyter")
+        subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT], cwd=course, env=env,
                        check=True, capture_output=True)
         folders = work / "folders"
         for index in range(size):
             student = f"student{index:03d}"
             correct = index % 2 == 0
-            kit.submit(course, student, fill=correct)
+            submit(course, student, fill=correct)
             shutil.copytree(ROOT / ("solutions" if correct else "exercises"), folders / student / "exercises",
                             ignore=shutil.ignore_patterns("__pycache__"))
         start = time.perf_counter()
-        graded = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", kit.ASSIGNMENT], cwd=course, env=env,
+        graded = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT], cwd=course, env=env,
                                 capture_output=True, text=True)
         nbgrader_seconds = time.perf_counter() - start
         if graded.returncode != 0:

@@ -1,16 +1,17 @@
 """A synthetic class of submissions: correct work, classic mistakes, untouched stubs and a few hostile ones.
 
 Every submission is a folder ``<student>/exercises/<module>.py``. The mix is fixed by the
-seed: 57% the reference solutions, 30% one classic mistake each (the patches the tests use,
-tests/grader/mistake_patches.py), 10% the untouched stubs, 3% hostile (an endless loop in one
+seed: 57% the reference solutions, 30% one classic mistake each (a mistake's
+mutant, grader/mistakes/), 10% the untouched stubs, 3% hostile (an endless loop in one
 function, ``os._exit`` in a call, an attempt to import the reference).
 """
 from __future__ import annotations
 
 import random
 import shutil
-import sys
 from pathlib import Path
+
+from grader.mistakes.model import apply
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
@@ -22,13 +23,11 @@ HOSTILE = {
 }
 
 
-def _patches() -> list[tuple]:
-    sys.path.insert(0, str(ROOT / "tests" / "grader"))
-    try:
-        from tests.grader.mistake_patches import PATCHES
-    finally:
-        sys.path.pop(0)
-    return PATCHES
+def _patches() -> list[tuple[str, tuple]]:
+    """(solution module, replacements) of every classic mistake's mutant, from ``grader.mistakes``."""
+    from grader import mistakes
+
+    return [(mistakes.module_of(m.id), m.mutant_patch) for m in mistakes.all_mistakes().values() if m.mutant_patch]
 
 
 def _copy(source: Path, target: Path) -> Path:
@@ -50,9 +49,9 @@ def make_class(folder: Path, size: int, seed: int = 0) -> dict[str, int]:
             _copy(SOLUTIONS, student)
             counts["reference"] += 1
         elif roll < 0.87:
-            _, _, module, old, new = patches[rng.randrange(len(patches))]
+            module, replacements = patches[rng.randrange(len(patches))]
             path = _copy(SOLUTIONS, student) / f"{module}.py"
-            path.write_text(path.read_text().replace(old, new, 1))
+            path.write_text(apply(path.read_text(), replacements, str(path)))
             counts["mistake"] += 1
         elif roll < 0.97:
             _copy(EXERCISES, student)

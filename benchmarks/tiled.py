@@ -47,7 +47,8 @@ def run(sizes=(1024, 2048, 4096), d: int = 64, repeats: int = 3) -> dict:
         Q, K, V = (rng.standard_normal((n, d)) for _ in range(3))
         plain_s, tiled_s = _seconds(_plain, Q, K, V, repeats=repeats), _seconds(_tiled, Q, K, V, repeats=repeats)
         plain_b, tiled_b = _peak(_plain, Q, K, V), _peak(_tiled, Q, K, V)
-        rows.append({"n": n, "d": d, "plain_ms": plain_s * 1000, "tiled_ms": tiled_s * 1000, "time_ratio": tiled_s / plain_s,
+        rows.append({"n": n, "d": d, "plain_ms": plain_s * 1000, "tiled_ms": tiled_s * 1000,
+                     "time_ratio": tiled_s / plain_s,
                      "plain_peak_mb": plain_b / 2**20, "tiled_peak_mb": tiled_b / 2**20,
                      "memory_percent": 100 * tiled_b / plain_b})
     # Fit the measured peaks: plain grows as n^2 (the weights), tiled as n (a (n, block) block and

@@ -125,6 +125,12 @@ def select(spec: str | None = None) -> tuple[str, ...]:
     return tuple(e for e in ids() if e in set(chosen))
 
 
+def missing_dependencies(exercise_ids) -> list[str]:
+    """``"multihead builds on attention"`` for every exercise whose ``depends_on`` is not among ``exercise_ids``."""
+    return [f"{name} builds on {needed}" for name in exercise_ids
+            for needed in get(name).depends_on if needed not in exercise_ids]
+
+
 def _course_file(path: Path) -> list[str]:
     import yaml
 

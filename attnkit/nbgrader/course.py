@@ -2,18 +2,17 @@
 
 Nothing is half-written: the notebooks are written into a hidden staging folder beside
 ``source/<assignment>/`` and swapped in with renames, and ``nbgrader_config.py`` is written
-to a temporary file and ``os.replace``d. Everything else in the folder (``gradebook.db``,
+atomically (``attnkit.atomic``). Everything else in the folder (``gradebook.db``,
 ``release/``, ``submitted/``...) is left alone.
 """
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from pathlib import Path
 
-from attnkit import __version__
+from attnkit import __version__, atomic
 
 ASSIGNMENT = "self_attention"
 COURSE_ID = "attnkit"
@@ -68,7 +67,7 @@ def write_course(course_dir: Path, notebooks: dict[str, dict], *, course_id: str
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     config = course_dir / "nbgrader_config.py"
-    _write_atomic(config, config_text(course_id))
+    atomic.write_text(config, config_text(course_id))
     return [config] + written
 
 
@@ -89,13 +88,3 @@ def _swap_in(staging: Path, target: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -9,25 +9,17 @@ and is rewritten atomically after every answer, so a killed session loses nothin
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from attnkit import atomic
+from attnkit.userdata import home
 
 INTERVALS = {1: timedelta(0), 2: timedelta(days=1), 3: timedelta(days=3), 4: timedelta(days=7), 5: timedelta(days=21)}
 FORMAT = "attnkit-quiz-progress"
 FILENAME = "quiz-progress.json"
-
-
-def home() -> Path:
-    if os.environ.get("ATTNKIT_HOME"):
-        return Path(os.environ["ATTNKIT_HOME"])
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("attnkit", appauthor=False))
 
 
 def default_path() -> Path:

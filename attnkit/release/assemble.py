@@ -1,7 +1,13 @@
-"""Write the student release's tree (see attnkit.release.build for what goes in and why)."""
+"""Write the student release's tree (see attnkit.release.build for what goes in and why).
+
+A course's subset of the exercises (``exercises``) ships only their stubs, checks, mistakes and
+quiz banks, and a ``grader/curriculum.yaml`` that lists only them, so that every front end of
+the release (check, hint, quiz, the README's table) follows the subset.
+"""
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,12 +15,17 @@ from pathlib import Path
 from grader import curriculum
 from grader.runner import discover
 
-from . import generate, leaks
-from .build import ALWAYS_STUBBED, SHIPPED_VERBS, BuildFailed, Sources, copy_tree, dependencies, stub_exercises
+from . import generate, leaks, stubs
 from .public import public_source
 from .record import module_surface, public_checks, record
 from .replay import Replay, Store
+from .sources import BuildFailed, Sources
 from .verify import verify
+
+SHIPPED_VERBS = ("check", "hint", "quiz", "watch")   # the students' verbs (shipped when the project has them)
+SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+SUBSET_HEADER = ("# The exercises of this course: a subset of the attnkit learning path, chosen with --exercises.\n"
+                 "# Every front end (check, hint, quiz) reads its exercises from here.\n")
 
 REPLAY_SOURCE = Path(__file__).with_name("replay.py")
 REPLACED_GRADER_MODULES = {"reference.py"}
@@ -30,25 +41,25 @@ class Summary:
     unverified: tuple[str, ...] = ()  # checks the nudged replay could not walk to the end
 
 
-def assemble(tree: Path, sources: Sources) -> Summary:
+def assemble(tree: Path, sources: Sources, exercises: tuple[str, ...] | None = None) -> Summary:
     """Write everything into the new folder ``tree``; raises BuildFailed when the recording falls short."""
+    chosen = curriculum.ids() if exercises is None else tuple(exercises)
     tree.mkdir(parents=True)
-    specs = public_checks()
-    hidden = {spec.name for e in curriculum.ids() for spec in discover(e) if spec.visibility == "hidden"}
+    specs = [spec for spec in public_checks() if spec.exercise in chosen]
+    hidden = {spec.name for e in chosen for spec in discover(e) if spec.visibility == "hidden"}
     calls, unverified = write_recording(tree / "grader" / "recorded", sources, specs)
-    write_grader(tree / "grader", sources, hidden)
+    write_grader(tree / "grader", sources, hidden, chosen)
     write_attnkit(tree / "attnkit", sources)
-    copy_tree(sources.quizzes, tree / "quizzes")
-    stub_exercises(sources, tree / "exercises")
+    write_quizzes(tree / "quizzes", sources, chosen)
+    stub_exercises(sources, tree / "exercises", chosen)
     requires_python, requires = dependencies()
     from attnkit import __version__
 
     (tree / "pyproject.toml").write_text(generate.pyproject(__version__, requires_python, requires), encoding="utf-8")
-    per_exercise = [(e.id, e.title, sum(s.points for s in specs if s.exercise == e.id),
-                     sum(s.exercise == e.id for s in specs)) for e in curriculum.exercises()]
-    hidden_points = sum(s.points for e in curriculum.ids() for s in discover(e) if s.visibility == "hidden")
-    verbs = tuple(p.name for p in (tree / "attnkit").iterdir() if (p / "__init__.py").is_file()
-                  and "not available in the student release" not in (p / "__init__.py").read_text(encoding="utf-8"))
+    per_exercise = [(e, curriculum.get(e).title, sum(s.points for s in specs if s.exercise == e),
+                     sum(s.exercise == e for s in specs)) for e in chosen]
+    hidden_points = sum(s.points for e in chosen for s in discover(e) if s.visibility == "hidden")
+    verbs = tuple(p.name for p in (tree / "attnkit").iterdir() if (p / "__init__.py").is_file())
     (tree / "README.md").write_text(generate.readme(per_exercise, len(hidden), hidden_points, verbs), encoding="utf-8")
     size = sum(p.stat().st_size for p in (tree / "grader" / "recorded").iterdir())
     return Summary(len(specs), sum(s.points for s in specs), hidden, calls, size, unverified)
@@ -82,10 +93,12 @@ def write_recording(folder: Path, sources: Sources, specs: list) -> tuple[int, t
     return len(recorder.calls), tuple(f"{o.exercise}.{o.name}" for o in verdict.nudged_failures)
 
 
-def write_grader(target: Path, sources: Sources, hidden: set[str]) -> None:
+def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple[str, ...]) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for path in sorted(sources.grader.iterdir()):
-        if path.is_file() and path.suffix in (".yaml", ".json"):
+        if path == curriculum.PATH and chosen != curriculum.ids():
+            (target / path.name).write_text(subset_curriculum(chosen), encoding="utf-8")
+        elif path.is_file() and path.suffix in (".yaml", ".json"):
             shutil.copyfile(path, target / path.name)
         elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:
             if not leaks.solution_imports(path.read_text(encoding="utf-8")):
@@ -96,18 +109,36 @@ def write_grader(target: Path, sources: Sources, hidden: set[str]) -> None:
     checks = target / "checks"
     checks.mkdir()
     for path in sorted((sources.grader / "checks").glob("*.py")):
+        if path.name.startswith("check_") and path.stem.removeprefix("check_") not in chosen:
+            continue
         text = path.read_text(encoding="utf-8")
         if path.name.startswith("check_"):
             names = {spec.name for spec in discover(path.stem.removeprefix("check_")) if spec.visibility == "hidden"}
             text = public_source(text, names & hidden, str(path))
         (checks / path.name).write_text(text, encoding="utf-8")
-    write_mistakes(target / "mistakes")
+    write_mistakes(target / "mistakes", chosen)
 
 
-def write_mistakes(target: Path) -> None:
+def subset_curriculum(chosen: tuple[str, ...]) -> str:
+    """``curriculum.yaml`` with only the ``chosen`` exercises' entries (their text unchanged)."""
+    import yaml
+
+    data = yaml.safe_load(curriculum.PATH.read_text(encoding="utf-8"))
+    data["exercises"] = [entry for entry in data["exercises"] if entry["id"] in chosen]
+    return SUBSET_HEADER + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+def write_quizzes(target: Path, sources: Sources, chosen: tuple[str, ...]) -> None:
+    """The question banks: every bank but those of exercises left out of the course."""
+    left_out = set(curriculum.ids()) - set(chosen)
+    shutil.copytree(sources.quizzes, target, ignore=lambda folder, names: [
+        *SKIPPED(folder, names), *(name for name in names if name.removesuffix(".yaml") in left_out)])
+
+
+def write_mistakes(target: Path, chosen: tuple[str, ...]) -> None:
     target.mkdir()
     names = []
-    for exercise in curriculum.ids():
+    for exercise in chosen:
         name = f"grader.mistakes.{exercise}"
         try:
             module = importlib.import_module(name)
@@ -124,21 +155,30 @@ def write_mistakes(target: Path) -> None:
 
 
 def write_attnkit(target: Path, sources: Sources) -> None:
-    from attnkit.cli import DELEGATED
-
+    """The CLI's shared modules and the students' verbs; the CLI says the others are not part of the release."""
     target.mkdir(parents=True)
     for module in sorted(sources.attnkit.glob("*.py")):  # cli.py, atomic.py...: shared by the student verbs
         shutil.copyfile(module, target / module.name)
-    present = {p.name for p in sources.attnkit.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))}
-    shipped = [verb for verb in SHIPPED_VERBS if verb in present]
-    for verb in shipped:
-        copy_tree(sources.attnkit / verb, target / verb)
-    for verb in sorted((present | set(DELEGATED) | set(ALWAYS_STUBBED)) - set(shipped)):
-        (target / verb).mkdir()
-        (target / verb / "__init__.py").write_text(generate.verb_stub(verb), encoding="utf-8")
-        module, _, function = DELEGATED.get(verb, ("",))[0].partition(":")
-        parts = module.split(".")
-        if len(parts) > 2 and parts[:2] == ["attnkit", verb]:  # the CLI enters through a submodule
-            entry = target.joinpath(*parts[1:]).with_suffix(".py")
-            entry.parent.mkdir(parents=True, exist_ok=True)
-            entry.write_text(generate.verb_stub(verb, ("main", function or "main")), encoding="utf-8")
+    for verb in SHIPPED_VERBS:
+        if (sources.attnkit / verb).is_dir():
+            copy_tree(sources.attnkit / verb, target / verb)
+
+
+def dependencies() -> tuple[str, list[str]]:
+    """(requires-python, runtime dependencies) of the installed attnkit distribution."""
+    try:
+        meta = importlib.metadata.metadata("attnkit")
+        requires = importlib.metadata.requires("attnkit") or []
+    except importlib.metadata.PackageNotFoundError:
+        return ">=3.10", ["numpy>=1.24", "pyyaml>=6.0", "pytest>=7.4", "jsonschema>=4.18", "platformdirs>=3.0"]
+    return meta.get("Requires-Python", ">=3.10"), [r for r in requires if "extra ==" not in r]
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    shutil.copytree(source, target, ignore=SKIPPED)
+
+
+def stub_exercises(sources: Sources, target: Path, chosen: tuple[str, ...]) -> None:
+    target.mkdir(parents=True)
+    for name, text in stubs.generate(sources.solutions, chosen).items():
+        (target / name).write_text(text, encoding="utf-8")

@@ -17,53 +17,26 @@ and the scan finds no solution line, no hidden check name and no ``solutions`` i
 """
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import leaks, stubs
-from .archive import write_zip
+from grader import curriculum
 
-SHIPPED_VERBS = ("check", "hint", "quiz", "watch")   # the students' verbs (shipped when the project has them)
-ALWAYS_STUBBED = ("demo", "grade")
-SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+from . import assemble, leaks
+from attnkit.archive import write_zip
+from .sources import BuildFailed, ReleaseError, Sources
+
+__all__ = ["BuildFailed", "Release", "ReleaseError", "build", "check_target"]
 
 NOT_EMPTY = "attnkit release: {path} is not empty; choose a new or empty folder, or pass --force to replace it"
 ZIP_EXISTS = "attnkit release: {path} already exists; pass --force to replace it"
 IN_SOURCE = ("attnkit release: {path} would overwrite or sit inside the attnkit sources in {root}; "
              "choose another folder (e.g. dist/student)")
-NO_SOLUTIONS = ("attnkit release: the reference solutions are not importable ({error}); run it from the attnkit "
-                "source tree, where `pip install -e .` makes `solutions` importable")
 NOT_A_FOLDER = "attnkit release: {path} exists and is not a folder"
-
-
-class ReleaseError(Exception):
-    """A user error: nothing was written."""
-
-
-class BuildFailed(Exception):
-    """The release would be wrong (a leak, a check the recording cannot answer): nothing was written."""
-
-
-@dataclass(frozen=True)
-class Sources:
-    attnkit: Path
-    grader: Path
-    quizzes: Path
-    solutions: Path
-
-    @classmethod
-    def find(cls) -> "Sources":
-        try:
-            solutions = importlib.import_module("solutions")
-        except ImportError as error:
-            raise ReleaseError(NO_SOLUTIONS.format(error=error)) from None
-        paths = [Path(importlib.import_module(name).__file__).resolve().parent
-                 for name in ("attnkit", "grader", "quizzes")]
-        return cls(*paths, Path(solutions.__file__).resolve().parent)
+MISSING_DEPENDENCY = ("attnkit release: {missing}; add it to --exercises (the stubs import it, so students "
+                      "implement it too)")
 
 
 @dataclass(frozen=True)
@@ -95,10 +68,14 @@ def check_target(out: Path, archive: Path, force: bool, sources: Sources) -> Non
         raise ReleaseError(ZIP_EXISTS.format(path=archive))
 
 
-def build(out: Path, force: bool = False) -> Release:
-    """Write the release to ``out`` and ``out``.zip beside it (see the module docstring)."""
-    from .assemble import assemble
+def build(out: Path, force: bool = False, exercises: tuple[str, ...] | None = None) -> Release:
+    """Write the release to ``out`` and ``out``.zip beside it (see the module docstring).
 
+    ``exercises``: a course's subset (``grader.curriculum.select``); every exercise by default.
+    """
+    missing = curriculum.missing_dependencies(exercises or ())
+    if missing:
+        raise ReleaseError(MISSING_DEPENDENCY.format(missing="; ".join(missing)))
     sources = Sources.find()
     out = Path(out).absolute()
     archive = out.with_name(out.name + ".zip")
@@ -107,7 +84,7 @@ def build(out: Path, force: bool = False) -> Release:
     staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
     try:
         tree = staging / out.name
-        summary = assemble(tree, sources)
+        summary = assemble.assemble(tree, sources, exercises)
         found = leaks.scan(tree, leaks.solution_lines(sources.solutions), summary.hidden_names)
         if found:
             raise BuildFailed("attnkit release: the release would give away what students must not see:\n  "
@@ -131,23 +108,3 @@ def _install(tree: Path, out: Path) -> None:
     tree.rename(out)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
-
-
-def dependencies() -> tuple[str, list[str]]:
-    """(requires-python, runtime dependencies) of the installed attnkit distribution."""
-    try:
-        meta = importlib.metadata.metadata("attnkit")
-        requires = importlib.metadata.requires("attnkit") or []
-    except importlib.metadata.PackageNotFoundError:
-        return ">=3.10", ["numpy>=1.24", "pyyaml>=6.0", "pytest>=7.4", "jsonschema>=4.18", "platformdirs>=3.0"]
-    return meta.get("Requires-Python", ">=3.10"), [r for r in requires if "extra ==" not in r]
-
-
-def copy_tree(source: Path, target: Path) -> None:
-    shutil.copytree(source, target, ignore=SKIPPED)
-
-
-def stub_exercises(sources: Sources, target: Path) -> None:
-    target.mkdir(parents=True)
-    for name, text in stubs.generate(sources.solutions).items():
-        (target / name).write_text(text, encoding="utf-8")

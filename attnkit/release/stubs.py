@@ -21,6 +21,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from attnkit import atomic
+
 BEGIN = re.compile(r"^(?P<indent>\s*)### BEGIN SOLUTION(?:\s+(?P<todo>.*\S))?\s*$")
 END = re.compile(r"^\s*### END SOLUTION\s*$")
 
@@ -76,20 +78,26 @@ def strip_markers(source: str) -> str:
     return "".join(line for line in source.splitlines(keepends=True) if not (BEGIN.match(line) or END.match(line)))
 
 
-def package_doc() -> str:
-    """The text of ``exercises/__init__.py``: the learning path's order, from the curriculum."""
-    from grader import curriculum
-
-    order = textwrap.fill(f"The order of the learning path is {', '.join(curriculum.ids())}.", width=90,
+def package_doc(exercises: tuple[str, ...]) -> str:
+    """The text of ``exercises/__init__.py``: the learning path's order."""
+    order = textwrap.fill(f"The order of the learning path is {', '.join(exercises)}.", width=90,
                           break_on_hyphens=False, break_long_words=False)
     return PACKAGE_DOC.format(order=order)
 
 
-def generate(solutions_dir: Path) -> dict[str, str]:
-    """File name -> text of every file ``exercises/`` should hold."""
-    files = {"__init__.py": package_doc()}
+def generate(solutions_dir: Path, exercises: tuple[str, ...] | None = None) -> dict[str, str]:
+    """File name -> text of every file ``exercises/`` should hold.
+
+    ``exercises``: only the modules of these exercises (a course's subset); by default every
+    solution module, the curriculum's and those not (yet) in it.
+    """
+    from grader import curriculum
+
+    chosen = curriculum.ids() if exercises is None else exercises
+    modules = None if exercises is None else {curriculum.get(e).module for e in exercises}
+    files = {"__init__.py": package_doc(chosen)}
     for path in sorted(solutions_dir.glob("*.py")):
-        if path.name != "__init__.py":
+        if path.name != "__init__.py" and (modules is None or path.stem in modules):
             files[path.name] = make_stub(path.read_text(encoding="utf-8"), str(path))
     return files
 
@@ -108,10 +116,7 @@ def write(solutions_dir: Path, exercises_dir: Path) -> list[str]:
     exercises_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in generate(solutions_dir).items():
-        target = exercises_dir / name
-        tmp = target.with_suffix(".py.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        atomic.write_text(exercises_dir / name, text)
         written.append(name)
     return written
 

@@ -1,4 +1,5 @@
 """The curriculum is the only list of exercises: points add up, and no other file lists the exercises."""
+import re
 from pathlib import Path
 
 import pytest
@@ -19,24 +20,27 @@ def test_points_are_the_sum_of_the_checks_points(exercise):
 
 def test_the_total_is_the_sum_of_the_exercises_points():
     assert curriculum.total_points() == sum(spec.points for e in curriculum.ids() for spec in discover(e))
-    subset = curriculum.select("softmax,attention")
-    assert curriculum.total_points(subset) == curriculum.get("softmax").points + curriculum.get("attention").points
+    subset = curriculum.select("softmax,masking,attention")
+    assert curriculum.total_points(subset) == sum(curriculum.get(e).points for e in ("softmax", "masking", "attention"))
 
 
 @pytest.mark.parametrize("exercise", ["kv_cache", "tiled_attention"])
 def test_an_exercise_id_is_written_only_in_its_own_files(exercise):
     """Adding an exercise touches its own files only: nothing else under attnkit/, grader/, quizzes/ names it."""
     allowed = {pattern.format(id=exercise) for pattern in OWN_FILES}
+    word = re.compile(rf"\b{exercise}\b")  # the id, not a longer name such as kv_cache_bytes
     found = sorted(str(path.relative_to(ROOT)) for folder in SCANNED for path in (ROOT / folder).rglob("*")
                    if path.is_file() and path.suffix in (".py", ".yaml", ".json", ".md", ".sh")
-                   and exercise in path.read_text(encoding="utf-8", errors="replace"))
+                   and word.search(path.read_text(encoding="utf-8", errors="replace")))
     assert set(found) <= allowed, sorted(set(found) - allowed)
 
 
 def test_select_keeps_the_learning_path_order_and_names_unknown_ids(tmp_path):
-    assert curriculum.select("attention,softmax") == ("softmax", "attention")
+    assert curriculum.select("attention,softmax,masking") == ("softmax", "masking", "attention")
     course = tmp_path / "course.yaml"
     course.write_text("exercises: [masking, softmax]\n", encoding="utf-8")
     assert curriculum.select(str(course)) == ("softmax", "masking")
     with pytest.raises(ValueError, match="unknown exercise.*'softmx'"):
         curriculum.select("softmx")
+    assert curriculum.missing_dependencies(curriculum.select("softmax,masking,multihead")) == [
+        "multihead builds on attention"]

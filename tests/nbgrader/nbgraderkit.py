@@ -1,73 +1,21 @@
-"""Shared helpers for the nbgrader tests: export a course, read its notebooks, fill answers."""
+"""Shared helpers for the nbgrader tests: export a course, read its notebooks (attnkit.nbgrader.harness)."""
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
 
 from attnkit.nbgrader import main
-from attnkit.nbgrader.sources import strip_solution_markers
+from attnkit.nbgrader.course import ASSIGNMENT
+from attnkit.nbgrader.harness import answer_cells, filled, jupyter_env, meta, notebooks, source, submit
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO.parent / "shared" / "seeds"
-ASSIGNMENT = "self_attention"
+__all__ = ["ASSIGNMENT", "REPO", "SEEDS", "answer_cells", "export", "filled", "grade_cells", "jupyter_env", "meta",
+           "notebooks", "source", "submit"]
 
 
 def export(course: Path, *extra: str) -> int:
     return main(["export", str(course), *extra])
 
 
-def notebooks(folder: Path) -> dict[str, dict]:
-    """Exercise id -> notebook JSON of every ``*.ipynb`` in ``folder``."""
-    return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.ipynb"))}
-
-
-def meta(cell: dict) -> dict:
-    return cell["metadata"].get("nbgrader", {})
-
-
-def source(cell: dict) -> str:
-    text = cell["source"]
-    return text if isinstance(text, str) else "".join(text)
-
-
 def grade_cells(notebook: dict) -> list[dict]:
     return [cell for cell in notebook["cells"] if meta(cell).get("grade")]
-
-
-def answer_cells(notebook: dict) -> list[dict]:
-    return [cell for cell in notebook["cells"] if meta(cell).get("solution")]
-
-
-def filled(release: dict, solution: dict) -> dict:
-    """The release notebook with every answer cell replaced by the source notebook's (markers removed)."""
-    answers = {meta(cell)["grade_id"]: source(cell) for cell in answer_cells(solution)}
-    notebook = json.loads(json.dumps(release))
-    for cell in answer_cells(notebook):
-        cell["source"] = strip_solution_markers(answers[meta(cell)["grade_id"]])
-    return notebook
-
-
-def jupyter_env(root: Path) -> dict:
-    """nbgrader runs `alembic` from PATH and kernels from the data path: both from this Python's environment."""
-    folders = {name: root / name for name in ("config", "data", "runtime", "ipython")}
-    for folder in folders.values():
-        folder.mkdir(parents=True)
-    env = dict(os.environ)
-    env.update(PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
-               JUPYTER_CONFIG_DIR=str(folders["config"]), JUPYTER_DATA_DIR=str(folders["data"]),
-               JUPYTER_RUNTIME_DIR=str(folders["runtime"]), IPYTHONDIR=str(folders["ipython"]),
-               JUPYTER_PLATFORM_DIRS="1", PYDEVD_DISABLE_FILE_VALIDATION="1")
-    env.pop("JUPYTER_PATH", None)
-    return env
-
-
-def submit(course: Path, student: str, fill: bool) -> None:
-    released = notebooks(course / "release" / ASSIGNMENT)
-    solutions = notebooks(course / "source" / ASSIGNMENT)
-    folder = course / "submitted" / student / ASSIGNMENT
-    folder.mkdir(parents=True)
-    for exercise, notebook in released.items():
-        handed_in = filled(notebook, solutions[exercise]) if fill else notebook
-        (folder / f"{exercise}.ipynb").write_text(json.dumps(handed_in), encoding="utf-8")
