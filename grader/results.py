@@ -1,4 +1,4 @@
-"""Grading results as plain dataclasses (no vendor format: see attnkit/grade/gradescope.py)."""
+"""Grading results as plain dataclasses (no vendor format: see attnkit/grade/gradescope_results.py)."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field

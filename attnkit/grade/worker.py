@@ -18,7 +18,7 @@ from pathlib import Path
 
 from attnkit import atomic
 
-from . import gradescope, records
+from . import gradescope_results, records
 from .submissions import Entry, SubmissionProblem, check_folder, extract_zip, package_root
 
 GRADED, REFUSED, FAILED = "graded", "refused", "error"
@@ -136,7 +136,7 @@ def _normalize(result) -> None:
 def _commit(task: Task, result) -> None:
     _normalize(result)
     student = task.entry.student
-    atomic.write_json(records.gradescope_path(task.out, student), gradescope.results_json(result))
+    atomic.write_json(records.gradescope_path(task.out, student), gradescope_results.results_json(result))
     record = result.to_dict()
     record["submission_hash"] = task.submission_hash
     record["grader_version"] = task.version
