@@ -4,41 +4,53 @@ Every failure restates the call, what came back and what was expected, shape fir
 
     softmax(x of shape (2, 3), axis=0) returned shape (3, 2); expected (2, 3)
 
-and, when the wrong value matches a known classic mistake, names it (see ``grader.mistakes``).
+A wrong value raises :class:`CheckFailed` carrying the student's value (``got``), the expected
+one and, when the expected value is not itself a ``ref`` result (a printed document value), the
+``ref`` result it stands for (``origin``): ``grader.diagnosis`` traces it back to the reference
+call that produced it and tries that function's classic mistakes (``grader.mistakes``).
 
 Tolerances: values are compared with ``numpy.isclose(got, expected, rtol, atol)``; the
 defaults are rtol 1e-7, atol 1e-9 for float64 and rtol 1e-4, atol 1e-5 for float32 results.
 The float32 atol is torch.testing.assert_close's float32 default: a correct float32 implementation
 that sums in another order (loops, einsum) differs from the reference by a few 1e-6 where an output
 entry is a small difference of O(1) terms; every classic mistake differs by far more.
+
+Diagnosis compares a wrong value with a mistake's output at a looser *diagnostic* tolerance,
+rtol 1e-5, atol 1e-6 for float64 and rtol 1e-3, atol 1e-4 for float32 (the lower precision of
+the two values decides; never tighter than the check's own tolerance): a mistake made in float32,
+or with another summation order, is still that mistake. It never decides a pass.
+
+Values are judged before dtype: a wrong value is reported as such even when its dtype is wrong too.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
-TOLERANCES = {np.dtype(np.float64): (1e-7, 1e-9), np.dtype(np.float32): (1e-4, 1e-5), np.dtype(np.float16): (1e-2, 1e-3)}
+from .mistakes.model import Mistake
 
-
-@dataclass(frozen=True)
-class Mistake:
-    """A classic mistake: an id, what it looks like to the student, and a hint at the idea."""
-
-    id: str
-    looks_like: str  # completes "looks like ..."
-    hint: str
+TOLERANCES = {np.dtype(np.float64): (1e-7, 1e-9), np.dtype(np.float32): (1e-4, 1e-5),
+              np.dtype(np.float16): (1e-2, 1e-3)}
+DIAGNOSTIC_TOLERANCES = {np.dtype(np.float64): (1e-5, 1e-6), np.dtype(np.float32): (1e-3, 1e-4),
+                         np.dtype(np.float16): (1e-2, 1e-3)}
 
 
 class CheckFailed(AssertionError):
-    """A check's verdict: the student's value is wrong. ``diagnosis`` names a classic mistake."""
+    """A check's verdict: the student's value is wrong.
 
-    def __init__(self, message: str, diagnosis: Mistake | None = None):
-        text = message if diagnosis is None else f"{message}\n  looks like {diagnosis.looks_like}\n  hint: {diagnosis.hint}"
-        super().__init__(text)
+    ``diagnosis`` is a classic mistake the check named itself; otherwise ``grader.diagnosis``
+    looks for one from ``got``, ``expected`` and ``origin`` (the ``ref`` result ``expected``
+    stands for; ``expected`` itself when None). ``what`` names the part ("weights").
+    """
+
+    def __init__(self, message: str, diagnosis: Mistake | None = None, *, got: Any = None, expected: Any = None,
+                 origin: Any = None, what: str = ""):
+        super().__init__(message)
         self.message = message
         self.diagnosis = diagnosis
+        self.got, self.expected, self.what = got, expected, what
+        self.origin = expected if origin is None else origin
 
 
 def describe(value: Any) -> str:
@@ -74,7 +86,8 @@ def tolerance_for(dtype: np.dtype) -> tuple[float, float]:
 def expect_array(got: Any, *, call: str, shape: tuple | None = None, dtype: Any = None) -> np.ndarray:
     """Fail unless ``got`` is a numpy array with the given shape and dtype; returns it."""
     if not isinstance(got, np.ndarray):
-        raise CheckFailed(f"{call} returned {describe(got)}; expected a numpy array" + (f" of shape {shape}" if shape else ""))
+        wanted = f" of shape {shape}" if shape else ""
+        raise CheckFailed(f"{call} returned {describe(got)}; expected a numpy array{wanted}")
     if shape is not None and tuple(got.shape) != tuple(shape):
         raise CheckFailed(f"{call} returned shape {got.shape}; expected {tuple(shape)}")
     if dtype is not None and got.dtype != np.dtype(dtype):
@@ -121,27 +134,34 @@ def matches(got: np.ndarray, candidate: np.ndarray, rtol: float, atol: float) ->
             and bool(np.all(np.isclose(got, candidate, rtol=rtol, atol=atol, equal_nan=True))))
 
 
-def diagnose(got: np.ndarray, candidates: Iterable[tuple[Mistake, Any]], rtol: float, atol: float) -> Mistake | None:
-    """The first mistake whose output (computed from the reference) matches the student's value."""
-    for mistake, output in candidates:
-        try:
-            candidate = output() if callable(output) else output
-        except Exception:  # a variant undefined for this input never turns into a grader error
-            continue
-        if candidate is not None and matches(got, np.asarray(candidate), rtol, atol):
-            return mistake
-    return None
+def diagnostic_tolerance(got: np.ndarray, candidate: np.ndarray) -> tuple[float, float]:
+    """(rtol, atol) for recognising a mistake: the lower precision of the two dtypes decides."""
+    tolerances = [DIAGNOSTIC_TOLERANCES.get(np.dtype(a.dtype), DIAGNOSTIC_TOLERANCES[np.dtype(np.float64)])
+                  for a in (got, candidate)]
+    return max(t[0] for t in tolerances), max(t[1] for t in tolerances)
+
+
+def resembles(got: Any, candidate: Any, rtol: float = 0.0, atol: float = 0.0) -> bool:
+    """True when ``got`` matches a mistake's output at the diagnostic tolerance (or the given, looser one)."""
+    if not isinstance(got, np.ndarray) or candidate is None:
+        return False
+    candidate = np.asarray(candidate)
+    if candidate.dtype.kind not in "fiub" or got.dtype.kind not in "fiub":
+        return False
+    diag_rtol, diag_atol = diagnostic_tolerance(got, candidate)
+    return matches(got, candidate, max(rtol, diag_rtol), max(atol, diag_atol))
 
 
 def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", rtol: float | None = None,
-                 atol: float | None = None, dtype: Any = "same", mistakes: Iterable[tuple[Mistake, Any]] = ()) -> np.ndarray:
+                 atol: float | None = None, dtype: Any = "same", origin: Any = None) -> np.ndarray:
     """Fail unless ``got`` is an array of ``expected``'s shape (and dtype) whose values are close.
 
-    ``what`` names the part of a tuple result ("weights"); ``mistakes`` pairs each classic
-    :class:`Mistake` with its output (an array, or a callable computing it lazily), used only
-    to diagnose a wrong value.
+    ``what`` names the part of a tuple result ("weights"). ``origin`` is the ``ref`` result a
+    printed ``expected`` stands for (computed from the same inputs), so a wrong value can still
+    be traced to its reference call and diagnosed. Values are judged before the dtype.
     """
     label = f"{call} {what}".rstrip() if what else call
+    origin = expected if origin is None else origin
     expected = np.asarray(expected)
     want_dtype = expected.dtype if dtype == "same" else dtype
     got = expect_array(got, call=label, shape=expected.shape)
@@ -155,14 +175,8 @@ def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", r
             message = f"{label} returned NaN at {int(np.isnan(got).sum())} entries; expected none"
         else:
             message = f"{label} returned wrong values: {first_difference(got, expected, rtol, atol)}"
-        raise CheckFailed(message, diagnose(got, mistakes, rtol, atol))
+        raise CheckFailed(message, got=got, expected=expected, origin=origin, what=what)
     if want_dtype is not None and got.dtype != np.dtype(want_dtype):
         raise CheckFailed(f"{label} returned dtype {got.dtype}; expected {np.dtype(want_dtype)} "
                           "(results keep the input's float dtype; integer input gives float64)")
     return got
-
-
-def expect_raises(call: str, error: str, raised: bool, got: Any = None) -> None:
-    """Fail when a call that must raise ``error`` returned instead."""
-    if not raised:
-        raise CheckFailed(f"{call} returned {describe(got)}; expected it to raise {error}")

@@ -122,9 +122,10 @@ class Session:
         call.result = result
         self._trace(result, call, ())
         if getattr(self.reference, "records_mistakes", False):
-            for mistake in self._candidates(call):
-                if mistake.compute is None:
-                    self._mistaken(mistake, call)
+            with np.errstate(all="ignore"):
+                for mistake in self._candidates(call):
+                    if mistake.compute is None:
+                        self._mistaken(mistake, call)
         return result
 
     def _trace(self, value: Any, call: Call, path: tuple) -> None:
@@ -150,6 +151,10 @@ class Session:
         if not isinstance(got, np.ndarray) or found is None:
             return None
         call, path = found
+        with np.errstate(all="ignore"):
+            return self._first_match(call, path, got)
+
+    def _first_match(self, call: Call, path: tuple, got: np.ndarray) -> Mistake | None:
         for mistake in self._candidates(call):
             try:
                 if mistake.compute is not None:

@@ -1,11 +1,10 @@
-"""Checks for exercise ``kv_cache``: a key/value cache and one-token decode steps (002 "Training vs Inference")."""
+"""Checks for exercise ``kv_cache``: a key/value cache and one-token decode steps."""
 import numpy as np
 
 from grader import document_values as doc
 from grader.checks.common import normal
 from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
-from grader.mistakes import kv_cache as mistakes
 
 
 def expect_len(cache, expected: int, after: str) -> None:
@@ -14,24 +13,36 @@ def expect_len(cache, expected: int, after: str) -> None:
         raise CheckFailed(f"len(cache) after {after} returned {got}; expected {expected}")
 
 
-def row_of(variant, index):
-    """Row ``index`` of a mistake's stacked outputs (None when the mistake is undefined here)."""
-    stacked = variant()
-    return None if stacked is None else stacked[index]
-
-
 def weights_for(rng, d_model, d_k, d_v, dtype=np.float64):
     return [normal(rng, (d_model, d), dtype) / np.sqrt(d_model) for d in (d_k, d_k, d_v)]
 
 
+def step_call(X, W, t):
+    return call_text("decode_step", arg(f"X[{t}]", X[t]), arg("W_Q", W[0]), arg("W_K", W[1]), arg("W_V", W[2]), "cache")
+
+
 def decode_all(impl, cache, X, W, start=0):
     """Decode tokens start .. n-1 with the student's decode_step; the outputs stacked (n - start, d_v)."""
-    rows = []
-    for t in range(start, X.shape[0]):
-        call = call_text("decode_step", arg(f"X[{t}]", X[t]), arg("W_Q", W[0]), arg("W_K", W[1]), arg("W_V", W[2]), "cache")
-        rows.append(expect_array(impl.kv_cache.decode_step(X[t], *W, cache), call=call + f" (step {t + 1})",
-                                 shape=(W[2].shape[1],)))
+    rows = [expect_array(impl.kv_cache.decode_step(X[t], *W, cache), call=f"{step_call(X, W, t)} (step {t + 1})",
+                         shape=(W[2].shape[1],)) for t in range(start, X.shape[0])]
     return np.stack(rows)
+
+
+def check_decoding(impl, ref, X, W, start: int, context: str) -> None:
+    """Decode tokens start .. n-1 with the student's and the reference's decode_step side by side.
+
+    Both caches first get the keys and values of tokens 0 .. start-1; each step's output is
+    compared with the reference's, so the first wrong step is the one reported.
+    """
+    K, V = X @ W[1], X @ W[2]
+    caches = impl.kv_cache.KVCache(), ref.kv_cache.KVCache()
+    for t in range(start):
+        for cache in caches:
+            cache.append(K[t], V[t])
+    for t in range(start, X.shape[0]):
+        expected = ref.kv_cache.decode_step(X[t], *W, caches[1])
+        call = f"{step_call(X, W, t)} (step {t + 1}, {context})"
+        expect_close(impl.kv_cache.decode_step(X[t], *W, caches[0]), expected, call=call)
 
 
 @check(points=3, task=1)
@@ -72,15 +83,7 @@ def test_decode_step_after_cached_prefix(impl, ref, rng):
     for n, d_model, d_k, d_v, dtype in ((6, 5, 4, 3, np.float64), (5, 4, 4, 4, np.float32)):
         X = normal(rng, (n, d_model), dtype, 2.0)
         W = weights_for(rng, d_model, d_k, d_v, dtype)
-        expected = ref.attention.self_attention(X, *W, ref.masking.causal_mask(n))[0]
-        cache = impl.kv_cache.KVCache()
-        K, V = X @ W[1], X @ W[2]
-        for t in range(2):
-            cache.append(K[t], V[t])
-        got = decode_all(impl, cache, X, W, start=2)
-        call = (f"decode_step(X[t], W_Q, W_K, W_V, cache) for t = 2 .. {n - 1} after cache.append of tokens 0 and 1 "
-                f"(X of shape {X.shape}{'' if dtype == np.float64 else ' float32'}), stacked")
-        expect_close(got, expected[2:], call=call, mistakes=mistakes.candidates(X, *W, prefix=2))
+        check_decoding(impl, ref, X, W, 2, f"after cache.append of tokens 0 and 1 of X of shape {X.shape}")
 
 
 @check(points=3, task=2)
@@ -89,12 +92,7 @@ def test_decode_step_equals_causal_self_attention(impl, ref, rng):
     for n, d_model, d_k, d_v, dtype in ((7, 6, 4, 3, np.float64), (4, 3, 2, 5, np.float32)):
         X = normal(rng, (n, d_model), dtype, 2.0)
         W = weights_for(rng, d_model, d_k, d_v, dtype)
-        expected = ref.attention.self_attention(X, *W, ref.masking.causal_mask(n))[0]
-        cache = impl.kv_cache.KVCache()
-        got = decode_all(impl, cache, X, W)
-        call = (f"decode_step(X[t], W_Q, W_K, W_V, cache) for t = 0 .. {n - 1} from KVCache() "
-                f"(X of shape {X.shape}{'' if dtype == np.float64 else ' float32'}), stacked")
-        expect_close(got, expected, call=call, mistakes=mistakes.candidates(X, *W))
+        check_decoding(impl, ref, X, W, 0, f"from KVCache(), X of shape {X.shape}")
 
 
 @check(points=1, task=2)
@@ -110,15 +108,16 @@ def test_decode_step_fills_the_cache(impl, rng):
 
 
 @check(points=2, task=2)
-def test_decode_step_document_values(impl):
-    """decoding "India is great" token by token: step 1 returns V[0], step 3 returns 003's printed output row 3"""
+def test_decode_step_document_values(impl, ref):
+    """decoding "India is great" token by token: step 1 returns V[0], step 3 the worked example's output row 3"""
     inputs, printed = doc.india_inputs(), doc.india_expected()
     X, W = inputs["X"], [inputs["W_Q"], inputs["W_K"], inputs["W_V"]]
     cache = impl.kv_cache.KVCache()
     got = decode_all(impl, cache, X, W)
-    call = "decode_step(X[t], W_Q, W_K, W_V, cache) for the 3 tokens of 003's X from KVCache()"
-    diagnosis = mistakes.candidates(X, *W)
+    reference_cache = ref.kv_cache.KVCache()
+    origin = [ref.kv_cache.decode_step(X[t], *W, reference_cache) for t in range(3)]
+    call = "decode_step(X[t], W_Q, W_K, W_V, cache) for the 3 tokens of the example's X from KVCache()"
     expect_close(got[0], printed["V"].value[0], call=call, what="(step 1: the first token only sees itself)",
-                 atol=printed["V"].atol, rtol=0, mistakes=[(m, (lambda f=f: row_of(f, 0))) for m, f in diagnosis])
+                 atol=printed["V"].atol, rtol=0, origin=origin[0])
     expect_close(got[2], printed["output"].value[2], call=call, what="(step 3: 'great' sees all three tokens)",
-                 atol=printed["output"].atol, rtol=0, mistakes=[(m, (lambda f=f: row_of(f, 2))) for m, f in diagnosis])
+                 atol=printed["output"].atol, rtol=0, origin=origin[2])

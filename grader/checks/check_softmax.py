@@ -1,11 +1,10 @@
-"""Checks for exercise ``softmax``: a numerically stable softmax (002 "In Code", 000's unstable version)."""
+"""Checks for exercise ``softmax``: a numerically stable softmax."""
 import numpy as np
 
 from grader import document_values as doc
 from grader.checks.common import DTYPES, normal
 from grader.checks.marks import check
 from grader.compare import arg, call_text, expect_close
-from grader.mistakes import softmax as mistakes
 
 SHAPES_AND_AXES = (((6,), -1), ((3, 5), -1), ((4, 4), -1), ((3, 5), 0), ((2, 3, 4), 1), ((2, 3, 4), -1), ((2, 3, 4), 0))
 
@@ -19,10 +18,9 @@ def test_softmax_matches_reference(impl, ref, rng):
             expected = ref.softmax.softmax(x, axis=axis)
             call = call_text("softmax", arg("x", x), f"axis={axis}")
             got = impl.softmax.softmax(x, axis=axis)
-            expect_close(got, expected, call=call, mistakes=mistakes.candidates(x, axis))
+            expect_close(got, expected, call=call)
     x = normal(rng, (3, 4))
-    expect_close(impl.softmax.softmax(x), ref.softmax.softmax(x), call=call_text("softmax", arg("x", x)),
-                 mistakes=mistakes.candidates(x, -1))
+    expect_close(impl.softmax.softmax(x), ref.softmax.softmax(x), call=call_text("softmax", arg("x", x)))
 
 
 @check(points=1, task=1, visibility="hidden")
@@ -31,13 +29,12 @@ def test_softmax_integer_and_list_input(impl, ref):
     for x in (np.array([[1, 2, 3], [0, 0, 0]]), [1.0, 2.0, 3.0], [[0, 1], [2, 5]]):
         expected = ref.softmax.softmax(x)
         call = call_text("softmax", arg("x", x))
-        expect_close(impl.softmax.softmax(x), expected, call=call, dtype=np.float64,
-                     mistakes=mistakes.candidates(x, -1))
+        expect_close(impl.softmax.softmax(x), expected, call=call, dtype=np.float64)
 
 
 @check(points=2, task=1)
-def test_softmax_document_weights(impl):
-    """softmax reproduces the attention weights printed in 003 ("India is great", Step 3)"""
+def test_softmax_document_weights(impl, ref):
+    """softmax reproduces the attention weights of the worked "India is great" example"""
     printed = doc.india_expected()
     scaled = printed["raw_scores"].value / np.sqrt(4)
     # the printed raw scores are rounded to 8 decimals: allow that on top of the printed weights' rounding
@@ -45,7 +42,7 @@ def test_softmax_document_weights(impl):
     for axis in (1, -1):
         call = call_text("softmax", arg("scores / sqrt(4)", scaled), f"axis={axis}")
         expect_close(impl.softmax.softmax(scaled, axis=axis), expected.value, call=call,
-                     atol=expected.atol + 1e-8, rtol=0, mistakes=mistakes.candidates(scaled, axis))
+                     atol=expected.atol + 1e-8, rtol=0, origin=ref.softmax.softmax(scaled, axis=axis))
 
 
 @check(points=2, task=1)
@@ -60,11 +57,10 @@ def test_softmax_huge_inputs(impl, ref):
     for x in cases:
         expected = ref.softmax.softmax(x)
         call = call_text("softmax", arg("x", x)) + (f" with x = {x.tolist()}" if x.size <= 6 else "")
-        expect_close(impl.softmax.softmax(x), expected, call=call, mistakes=mistakes.candidates(x, -1))
+        expect_close(impl.softmax.softmax(x), expected, call=call)
     x = np.array([[1000.0, -50.0], [1001.0, 50.0]])
     expect_close(impl.softmax.softmax(x, axis=0), ref.softmax.softmax(x, axis=0),
-                 call=call_text("softmax", arg("x", x), "axis=0") + f" with x = {x.tolist()}",
-                 mistakes=mistakes.candidates(x, 0))
+                 call=call_text("softmax", arg("x", x), "axis=0") + f" with x = {x.tolist()}")
 
 
 @check(points=2, task=1)
@@ -80,6 +76,4 @@ def test_softmax_minus_infinity(impl, ref):
     for x, axis in cases:
         expected = ref.softmax.softmax(x, axis=axis)
         call = call_text("softmax", arg("x", x), f"axis={axis}") + f" with x = {x.tolist()}"
-        diagnosis = [(mistakes.ALL_INF_NAN, lambda x=x, axis=axis: mistakes.unguarded(x, axis))]
-        expect_close(impl.softmax.softmax(x, axis=axis), expected, call=call,
-                     mistakes=diagnosis + mistakes.candidates(x, axis))
+        expect_close(impl.softmax.softmax(x, axis=axis), expected, call=call)

@@ -1,35 +1,56 @@
-"""Classic mistakes, one module per exercise, for diagnosing a wrong answer.
-
-Each module defines :class:`grader.compare.Mistake` constants (``id``, what the wrong value
-``looks_like``, and a ``hint`` at the idea, never the answer's code) and functions that
-compute, on the trusted side, what an implementation making that mistake returns for the
-same inputs. Checks pass them to :func:`grader.compare.expect_close` as
-``mistakes=[(MISTAKE, lambda: variant(...)), ...]``; they are evaluated lazily, only when
-the student's value is wrong, and the first one that matches names the mistake.
-
-The ``candidates(...)`` helper of each module returns such a list for one call.
+"""Classic mistakes, one module per exercise: ``grader/mistakes/<exercise>.py`` holds its
+:class:`~grader.mistakes.model.Mistake` constants, in the order diagnosis tries them (the most
+specific first). The registry is derived from the curriculum: an exercise without a module has
+no classic mistakes yet.
 """
 from __future__ import annotations
 
-import numpy as np
+import importlib
+from functools import lru_cache
+
+from .. import curriculum
+from .model import Mistake
 
 
-def as_float(x) -> np.ndarray:
-    """``x`` as a float array: float dtypes kept, everything else float64 (as the exercises do)."""
-    x = np.asarray(x)
-    return x if x.dtype.kind == "f" else x.astype(np.float64)
+def of_module(module) -> tuple[Mistake, ...]:
+    """The Mistake constants of a mistakes module, in definition order."""
+    return tuple(value for value in vars(module).values() if isinstance(value, Mistake))
 
 
-def all_mistakes() -> dict:
-    """Every Mistake constant of every module, by id (for documentation and tests)."""
-    import importlib
+@lru_cache(maxsize=None)
+def of_exercise(exercise: str) -> tuple[Mistake, ...]:
+    """The classic mistakes of one exercise (none when it has no mistakes module)."""
+    name = f"{__name__}.{exercise}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        return ()
+    return of_module(module)
 
-    from ..compare import Mistake
 
-    found = {}
-    for name in ("softmax", "masking", "attention", "multihead", "positional", "kv_cache", "tiled_attention"):
-        module = importlib.import_module(f"{__name__}.{name}")
-        for value in vars(module).values():
-            if isinstance(value, Mistake):
-                found[value.id] = value
-    return found
+@lru_cache(maxsize=1)
+def registry() -> dict[str, tuple[str, tuple[Mistake, ...]]]:
+    """exercise id -> (its solution module's name, its mistakes), for every exercise of the curriculum."""
+    return {e.id: (e.module, of_exercise(e.id)) for e in curriculum.exercises()}
+
+
+@lru_cache(maxsize=None)
+def for_function(module: str, function: str) -> tuple[tuple[str, Mistake], ...]:
+    """(module, mistake) for every mistake registered for ``module.function``, most specific first."""
+    return tuple((owner, mistake) for owner, mistakes in registry().values() if owner == module
+                 for mistake in mistakes if function in mistake.functions)
+
+
+def module_of(mistake_id: str) -> str:
+    """The solution module a mistake patches."""
+    for module, mistakes in registry().values():
+        if any(m.id == mistake_id for m in mistakes):
+            return module
+    raise KeyError(mistake_id)
+
+
+def all_mistakes() -> dict[str, Mistake]:
+    """Every classic mistake of the curriculum, by id."""
+    return {m.id: m for _, mistakes in registry().values() for m in mistakes}

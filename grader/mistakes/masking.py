@@ -1,83 +1,86 @@
-"""Classic masking mistakes (002 "The Causal Mask" and pitfall 2, "Incorrect Mask Application")."""
+"""Classic masking mistakes: causal and padding masks, and applying a mask to the scores."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..compare import Mistake
-from . import as_float
+from .model import Mistake
+
+CAUSAL = "np.tril(np.ones((n, n), dtype=bool))"
+PADDING = "positions[None, :] < lengths[:, None]"
+APPLY = "np.where(np.asarray(mask, dtype=bool), scores, -np.inf)"
+
+
+def large_negative_fill(call, got, expected, limit: float = -1e4) -> np.ndarray | None:
+    """``expected`` with the student's entries where it is -inf, when all of those are finite and <= ``limit``.
+
+    What the student's value is when the only mistake is the finite number they chose (-1e9,
+    -1e4...) for the forbidden scores; None when a forbidden entry is -inf, NaN or not very negative.
+    """
+    expected = np.asarray(expected)
+    if got.shape != expected.shape:
+        return None
+    forbidden = np.isneginf(expected)
+    chosen = got[forbidden]
+    if chosen.size == 0 or not np.all(np.isfinite(chosen)) or not np.all(chosen <= limit):
+        return None
+    return np.where(forbidden, got, expected)
+
 
 TRIU = Mistake(
-    "causal_mask_triu",
-    "the upper triangle was kept (np.triu): each query sees the future instead of the past",
-    "Row i is the query, column j the key: query i may look at keys j <= i, on and below the diagonal.",
+    id="causal_mask_triu",
+    functions=("causal_mask",),
+    looks_like="the upper triangle is True: each query sees the future instead of the past",
+    hint="Row i is the query, column j the key: which keys j may query i look at, the earlier or the later ones?",
+    patch=((CAUSAL, "np.triu(np.ones((n, n), dtype=bool))"),),
 )
 STRICT_TRIL = Mistake(
-    "causal_mask_strict",
-    "the diagonal is masked out: a token is not allowed to attend to itself",
-    "Position 0 must see itself (002's drawing: 'Position 0 only sees itself'); keep the diagonal.",
+    id="causal_mask_strict",
+    functions=("causal_mask",),
+    looks_like="the diagonal is False: a token is not allowed to attend to itself",
+    hint="Position 0 has no past, yet its row must allow one key. Which one?",
+    patch=((CAUSAL, "np.tril(np.ones((n, n), dtype=bool), k=-1)"),),
 )
 INVERTED_CAUSAL = Mistake(
-    "causal_mask_inverted",
-    "True and False are swapped: True must mean 'may attend'",
-    "In this kit a mask is True where a query MAY attend to a key.",
+    id="causal_mask_inverted",
+    functions=("causal_mask",),
+    looks_like="True and False are swapped: the mask is True exactly where attention is forbidden",
+    hint="In this kit a mask is True where a query MAY attend to a key.",
+    patch=((CAUSAL, "~np.tril(np.ones((n, n), dtype=bool))"),),
 )
 PADDING_OFF_BY_ONE = Mistake(
-    "padding_mask_off_by_one",
-    "one position too many is allowed: position t == length counts as a real token",
-    "A sequence of length L has real tokens at positions 0 .. L-1 only.",
+    id="padding_mask_off_by_one",
+    functions=("padding_mask",),
+    looks_like="one position too many is allowed: position t == length counts as a real token",
+    hint="A sequence of length L has real tokens at positions 0 .. L-1 only.",
+    patch=((PADDING, "positions[None, :] <= lengths[:, None]"),),
 )
 PADDING_INVERTED = Mistake(
-    "padding_mask_inverted",
-    "True marks the padding instead of the real tokens",
-    "In this kit a mask is True where attention is allowed, i.e. at the real tokens.",
+    id="padding_mask_inverted",
+    functions=("padding_mask",),
+    looks_like="True marks the padding instead of the real tokens",
+    hint="In this kit a mask is True where attention is allowed: at the real tokens.",
+    patch=((PADDING, "positions[None, :] >= lengths[:, None]"),),
 )
 APPLY_INVERTED = Mistake(
-    "apply_mask_inverted",
-    "-inf was put where the mask is True (allowed) instead of where it is False",
-    "True means 'may attend': those scores stay, the False ones are removed.",
+    id="apply_mask_inverted",
+    functions=("apply_mask",),
+    looks_like="-inf landed where the mask is True (allowed) and the forbidden scores survived",
+    hint="True means 'may attend': those scores stay, and only the False ones are removed.",
+    patch=((APPLY, "np.where(np.asarray(mask, dtype=bool), -np.inf, scores)"),),
 )
 APPLY_ZERO = Mistake(
-    "apply_mask_zero",
-    "forbidden scores were set to 0 (scores * mask) instead of -inf",
-    "exp(0) is 1, so a zeroed score still gets weight after the softmax. Which score value does exp() send to 0?",
+    id="apply_mask_zero",
+    functions=("apply_mask",),
+    looks_like="forbidden scores became 0, which still gets weight after the softmax",
+    hint="exp(0) is 1, so a zeroed score still gets weight. Which score value does exp() send to 0?",
+    patch=((APPLY, "np.where(np.asarray(mask, dtype=bool), scores, 0.0)"),),
 )
 APPLY_LARGE_NEGATIVE = Mistake(
-    "apply_mask_large_negative",
-    "forbidden scores were set to a large negative number instead of -inf",
-    "A finite number still gets a tiny weight, and a row with no allowed key becomes uniform "
-    "instead of zero; use -inf.",
+    id="apply_mask_large_negative",
+    functions=("apply_mask",),
+    looks_like="forbidden scores hold a large finite negative number, not -inf",
+    hint="A finite number still gets a tiny weight, and a row with no allowed key would come out uniform "
+         "instead of zero. Which value is below every finite score?",
+    compute=large_negative_fill,
+    mutant=((APPLY, "np.where(np.asarray(mask, dtype=bool), scores, -1e9)"),),
 )
-CAUSAL_VARIANTS = {
-    TRIU.id: lambda n: np.triu(np.ones((n, n), dtype=bool)),
-    STRICT_TRIL.id: lambda n: np.tril(np.ones((n, n), dtype=bool), k=-1),
-    INVERTED_CAUSAL.id: lambda n: ~np.tril(np.ones((n, n), dtype=bool)),
-}
-
-
-def causal_candidates(n: int) -> list:
-    """(Mistake, lazy output) pairs for ``causal_mask(n)``."""
-    return [(TRIU, lambda: CAUSAL_VARIANTS[TRIU.id](n)), (STRICT_TRIL, lambda: CAUSAL_VARIANTS[STRICT_TRIL.id](n)),
-            (INVERTED_CAUSAL, lambda: CAUSAL_VARIANTS[INVERTED_CAUSAL.id](n)),
-            (STRICT_TRIL, lambda: np.triu(np.ones((n, n), dtype=bool), k=1))]  # strict and flipped: still the diagonal
-
-
-def padding_candidates(lengths, max_len: int) -> list:
-    positions = np.arange(max_len)[None, :]
-    lengths = np.asarray(lengths)[:, None]
-    return [(PADDING_OFF_BY_ONE, lambda: positions <= lengths), (PADDING_INVERTED, lambda: positions >= lengths),
-            (PADDING_OFF_BY_ONE, lambda: positions > lengths)]
-
-
-def apply_candidates(scores, mask) -> list:
-    """(Mistake, lazy output) pairs for ``apply_mask(scores, mask)``, computed from the inputs alone.
-
-    The large-negative mistake depends on the number the student chose (-1e9, -1e4...), so it
-    is not here: checks pair :data:`APPLY_LARGE_NEGATIVE` with
-    :func:`grader.checks.common.large_negative_fill` of the student's value and the expected one.
-    """
-    scores = as_float(scores)
-    mask = np.asarray(mask, dtype=bool)
-    return [
-        (APPLY_INVERTED, lambda: np.where(mask, -np.inf, scores)),
-        (APPLY_ZERO, lambda: np.where(mask, scores, 0.0)),
-    ]

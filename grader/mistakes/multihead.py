@@ -1,106 +1,62 @@
-"""Classic multi-head mistakes (002 "Multi-Head Self-Attention", pitfall 3; 003's two heads)."""
+"""Classic multi-head attention mistakes: splitting, merging, scaling and projecting the heads."""
 from __future__ import annotations
 
-import math
+from .model import Mistake
 
-import numpy as np
-
-from ..compare import Mistake
-from . import as_float
-from .softmax import stable
+MHSA = "multi_head_self_attention"
+ATTEND = "heads, weights = scaled_dot_product_attention(Q, K, V, mask)"
 
 SPLIT_NO_TRANSPOSE = Mistake(
-    "split_heads_no_transpose",
-    "the heads were made with a plain reshape to (..., n_heads, n, d_head), which mixes tokens and heads",
-    "Reshape the last axis into (n_heads, d_head) first, while the tokens stay where they are; then move the head axis.",
+    id="split_heads_no_transpose",
+    functions=("split_heads", MHSA),
+    looks_like="tokens and heads got mixed: the heads came from a plain reshape to (..., n_heads, n, d_head)",
+    hint="A reshape only regroups numbers in memory order. Which axis should be split while the tokens stay "
+         "where they are, and when may the head axis move?",
+    patch=(("return np.swapaxes(per_head, -3, -2)", "return X.reshape(*batch, n_heads, n, d_head)"),),
 )
 SPLIT_STRIDED = Mistake(
-    "split_heads_strided",
-    "each head took every n_heads-th column instead of a contiguous block of d_head columns",
-    "Head h owns columns h*d_head up to (h+1)*d_head: split the last axis as (n_heads, d_head), in that order.",
+    id="split_heads_strided",
+    functions=("split_heads", MHSA),
+    looks_like="each head took every n_heads-th column instead of a contiguous block of d_head columns",
+    hint="Head h owns one contiguous block of columns. In which order do (n_heads, d_head) split the last axis?",
+    patch=(("per_head = X.reshape(*batch, n, n_heads, d_head)",
+            "per_head = np.swapaxes(X.reshape(*batch, n, d_head, n_heads), -1, -2)"),),
 )
 MERGE_NO_TRANSPOSE = Mistake(
-    "merge_heads_no_transpose",
-    "the heads were merged with a plain reshape, without moving the token axis back in front of the heads",
-    "merge_heads must undo split_heads step by step, in reverse order.",
+    id="merge_heads_no_transpose",
+    functions=("merge_heads", MHSA),
+    looks_like="tokens and heads got mixed: the heads were merged with a plain reshape, the head axis still "
+               "in front of the tokens",
+    hint="Merging must undo splitting step by step, in reverse order.",
+    patch=(("per_token = np.swapaxes(X, -3, -2)", "per_token = X"),),
 )
 SCALE_D_MODEL = Mistake(
-    "multihead_scale_d_model",
-    "each head scaled its scores by 1/sqrt(d_model) instead of 1/sqrt(d_head)",
-    "Inside a head the dot products have d_head = d_model / n_heads terms: scale by the size of one head.",
+    id="multihead_scale_d_model",
+    functions=(MHSA,),
+    looks_like="the heads' weights are too flat: their scores were divided by sqrt(d_model), not sqrt(d_head)",
+    hint="Inside a head the dot products have d_head = d_model / n_heads terms.",
+    patch=((ATTEND, "heads, weights = scaled_dot_product_attention(\n"
+                    "        Q * (Q.shape[-1] / X.shape[-1]) ** 0.5, K, V, mask)"),),
 )
 NO_SCALE = Mistake(
-    "multihead_no_scale",
-    "the heads' scores were not divided by sqrt(d_head)",
-    "Every head is a scaled dot-product attention of its own.",
+    id="multihead_no_scale",
+    functions=(MHSA,),
+    looks_like="the heads' weights are too peaked: their scores were not divided by sqrt(d_head)",
+    hint="Every head is a scaled dot-product attention of its own.",
+    patch=((ATTEND, "heads, weights = scaled_dot_product_attention(Q * Q.shape[-1] ** 0.5, K, V, mask)"),),
 )
 NO_OUTPUT_PROJECTION = Mistake(
-    "multihead_no_output_projection",
-    "the concatenated heads were returned without the output projection W_O",
-    "MultiHead(X) = Concat(head_1, ..., head_h) W_O: one more matrix product after the merge.",
+    id="multihead_no_output_projection",
+    functions=(MHSA,),
+    looks_like="the output is the concatenated heads, never mixed by the output projection W_O",
+    hint="MultiHead(X) = Concat(head_1, ..., head_h) W_O: what happens after the heads are merged?",
+    patch=(("return concat @ np.asarray(W_O), weights", "return concat, weights"),),
 )
 MASK_NOT_APPLIED = Mistake(
-    "multihead_mask_ignored",
-    "the mask was ignored: every query attended to every key",
-    "Give the (n, n) mask a head axis of size 1 so the same mask reaches every head, before the softmax.",
+    id="multihead_mask_ignored",
+    functions=(MHSA,),
+    looks_like="the mask was ignored: every query attended to every key",
+    hint="The heads add an axis the (n, n) mask does not have; the same mask must reach every head before "
+         "the softmax.",
+    patch=((ATTEND, "heads, weights = scaled_dot_product_attention(Q, K, V)"),),
 )
-
-
-def split(X, n_heads, mode="right"):
-    X = as_float(X)
-    *batch, n, d_model = X.shape
-    d_head = d_model // n_heads
-    if mode == "plain":
-        return X.reshape(*batch, n_heads, n, d_head)
-    if mode == "strided":
-        return np.swapaxes(np.swapaxes(X.reshape(*batch, n, d_head, n_heads), -1, -2), -3, -2)
-    return np.swapaxes(X.reshape(*batch, n, n_heads, d_head), -3, -2)
-
-
-def merge(X, mode="right"):
-    X = as_float(X)
-    *batch, n_heads, n, d_head = X.shape
-    if mode == "plain":
-        return X.reshape(*batch, n, n_heads * d_head)
-    return np.swapaxes(X, -3, -2).reshape(*batch, n, n_heads * d_head)
-
-
-def variant(X, W_Q, W_K, W_V, W_O, n_heads, mask=None, *, split_mode="right", merge_mode="right",
-            scale="d_head", output_projection=True, use_mask=True):
-    """(output, weights) of multi-head self-attention done with one deliberate mistake."""
-    X = as_float(X)
-    d_model = X.shape[-1]
-    Q, K, V = (split(X @ as_float(W), n_heads, split_mode) for W in (W_Q, W_K, W_V))
-    factor = {"d_head": 1 / math.sqrt(d_model // n_heads), "d_model": 1 / math.sqrt(d_model), "none": 1.0}[scale]
-    with np.errstate(all="ignore"):
-        scores = (Q @ np.swapaxes(K, -1, -2)) * factor
-        if mask is not None and use_mask:
-            scores = np.where(np.expand_dims(np.asarray(mask, dtype=bool), -3), scores, -np.inf)
-        weights = stable(scores, -1)
-        concat = merge(weights @ V, merge_mode)
-    return (concat @ as_float(W_O) if output_projection else concat), weights
-
-
-VARIANTS = (
-    (SCALE_D_MODEL, {"scale": "d_model"}),
-    (NO_SCALE, {"scale": "none"}),
-    (SPLIT_NO_TRANSPOSE, {"split_mode": "plain"}),
-    (SPLIT_STRIDED, {"split_mode": "strided"}),
-    (MERGE_NO_TRANSPOSE, {"merge_mode": "plain"}),
-    (NO_OUTPUT_PROJECTION, {"output_projection": False}),
-    (MASK_NOT_APPLIED, {"use_mask": False}),
-)
-
-
-def candidates(X, W_Q, W_K, W_V, W_O, n_heads, mask=None, part: int = 0) -> list:
-    """(Mistake, lazy output) pairs for part ``part`` (0 output, 1 weights) of ``multi_head_self_attention``."""
-    return [(mistake, (lambda kw=kw: variant(X, W_Q, W_K, W_V, W_O, n_heads, mask, **kw)[part]))
-            for mistake, kw in VARIANTS if mask is not None or mistake is not MASK_NOT_APPLIED]
-
-
-def split_candidates(X, n_heads) -> list:
-    return [(SPLIT_NO_TRANSPOSE, lambda: split(X, n_heads, "plain")), (SPLIT_STRIDED, lambda: split(X, n_heads, "strided"))]
-
-
-def merge_candidates(X) -> list:
-    return [(MERGE_NO_TRANSPOSE, lambda: merge(X, "plain"))]
