@@ -26,8 +26,3 @@ def check(points: float, task: int = 1, visibility: str = "visible") -> Callable
         return function
 
     return mark
-
-
-def points_of(function: Callable) -> float:
-    """The points of a check (``AttributeError`` if it was never marked)."""
-    return function.attnkit_points

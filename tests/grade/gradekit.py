@@ -1,25 +1,17 @@
 """Fixtures for the ``attnkit grade`` tests: a class folder built from solutions/ and exercises/."""
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from tests.grade import standin_checks
-
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS, EXERCISES = REPO / "solutions", REPO / "exercises"
-# before any worker or subprocess starts: checks missing from grader/checks get stand-ins
-_STANDIN_DIR = tempfile.mkdtemp(prefix="attnkit-standin-")
-STANDINS = standin_checks.install(Path(_STANDIN_DIR))
-atexit.register(shutil.rmtree, _STANDIN_DIR, True)
 
 
 def copy_modules(source: Path, target: Path) -> Path:
