@@ -37,3 +37,30 @@ def _exercise_subset(text: str) -> tuple[str, ...]:
         return curriculum.select(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+class UsageError(Exception):
+    """A wrong command line, raised by a parser made with :func:`raise_usage_errors` instead of exiting.
+
+    ``attnkit`` prints it as ``attnkit VERB: message`` plus the usage (no traceback), exit status 2.
+    """
+
+
+def raise_usage_errors(parser: argparse.ArgumentParser, usage: str) -> None:
+    """Make ``parser`` raise :class:`UsageError` (message and ``usage``) instead of printing and exiting."""
+
+    def error(message: str):
+        raise UsageError(f"{message}\nusage: {usage}")
+
+    parser.error = error
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse ``type`` for ``--timeout``: a number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0 (got {text})")
+    return value

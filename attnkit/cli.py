@@ -1,53 +1,65 @@
-"""The ``attnkit`` command: a thin argparse layer over each verb's ``main(...)``."""
+"""The ``attnkit`` command: a thin argparse layer over the verbs.
+
+Every verb is a package ``attnkit/<verb>/`` exposing ``add_arguments(parser)`` (its options and
+sub-verbs, on the sub-parser made here) and ``run(args) -> int`` (the exit status). Only the
+chosen verb's package is imported. A verb whose package is not installed (the student release
+ships the students' verbs only) is not listed, and naming it says why.
+"""
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import os
 import sys
 
-# Verbs that parse everything after the verb themselves: "module" means ``module.main(argv)``,
-# "module:function" ``module.function(argv)``.
-DELEGATED = {
-    "grade": ("attnkit.grade.__main__:cli", "grade a folder of submissions (instructors)"),
-    "quiz": ("attnkit.quiz", "self-study quizzes with spaced repetition; validate and export banks"),
-    "nbgrader": ("attnkit.nbgrader", "export the course as nbgrader notebooks (instructors)"),
-    "gradescope": ("attnkit.gradescope", "build a Gradescope autograder zip (instructors)"),
-    "release": ("attnkit.release", "write the student release: stubs, public checks, quizzes (instructors)"),
-    "show": ("attnkit.show", "pictures: attention heatmaps and positional encodings"),
+# Every verb and its line in ``attnkit --help``: the students' verbs first, then the instructors'.
+VERBS = {
+    "check": "check your exercises (default: ./exercises)",
+    "watch": "re-run the checks of an exercise each time you save its file",
+    "hint": "the next hint for an exercise",
+    "pack": "zip your exercises to hand in (what attnkit grade and Gradescope accept)",
+    "quiz": "self-study quizzes with spaced repetition; validate and export banks",
+    "demo": "a short tour: the seed's worked example, then the grader",
+    "show": "pictures: attention heatmaps and positional encodings",
+    "grade": "grade a folder of submissions (instructors)",
+    "nbgrader": "export the course as nbgrader notebooks (instructors)",
+    "gradescope": "build a Gradescope autograder zip (instructors)",
+    "release": "write the student release: stubs, public checks, quizzes (instructors)",
 }
+NOT_INSTALLED = "attnkit {verb}: not part of this installation (the student release has only: {verbs})"
+
+# The grader runs one single-threaded process per core (see grader.sandbox.affinity);
+# multi-threaded BLAS would only make the processes fight. Set before numpy is imported.
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="attnkit", description="Learn transformer self-attention with numpy: "
-                                     "exercises checked in a sandbox, class grading, quizzes.")
-    parser.add_argument("--version", action="version", version=f"attnkit {_version()}")
-    verbs = parser.add_subparsers(dest="verb", metavar="COMMAND")
+def installed() -> tuple[str, ...]:
+    """The verbs whose package is here, in the order of ``VERBS``."""
+    return tuple(verb for verb in VERBS if importlib.util.find_spec(f"attnkit.{verb}") is not None)
 
-    demo = verbs.add_parser("demo", help="a short tour: the seed's worked example, then the grader")
-    demo.set_defaults(run=lambda a: _call("attnkit.demo", "main"))
 
-    check = verbs.add_parser("check", help="check your exercises (default: ./exercises)")
-    check.add_argument("exercises", nargs="*", metavar="EXERCISE", help="only these exercises (default: all)")
-    check.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
-    check.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
-    check.set_defaults(run=lambda a: _call("attnkit.check", "main", a.exercises, a.impl, a.timeout))
+def parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The ``attnkit`` parser; only the ``chosen`` verb's package is imported to add its arguments."""
+    top = argparse.ArgumentParser(prog="attnkit", description="Learn transformer self-attention with numpy: "
+                                  "exercises checked in a sandbox, class grading, quizzes.")
+    top.add_argument("--version", action="version", version=f"attnkit {_version()}")
+    verbs = top.add_subparsers(dest="verb", metavar="COMMAND")
+    for verb in installed():
+        sub = verbs.add_parser(verb, help=VERBS[verb], description=VERBS[verb])
+        if verb == chosen:
+            importlib.import_module(f"attnkit.{verb}").add_arguments(sub)
+            top.set_defaults(verb_parser=sub)
+    return top
 
-    watch = verbs.add_parser("watch", help="re-run the checks of an exercise each time you save its file")
-    watch.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
-    watch.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
-    watch.set_defaults(run=lambda a: _call("attnkit.watch", "main", a.impl, a.timeout))
 
-    hint = verbs.add_parser("hint", help="the next hint for an exercise")
-    hint.add_argument("exercise", metavar="EXERCISE")
-    hint.add_argument("--task", type=int, default=None, help="the task number (as in the check output)")
-    hint.add_argument("--all", action="store_true", dest="show_all", help="show every hint of the task")
-    hint.add_argument("--reset", action="store_true", help="start again from the first hint")
-    hint.set_defaults(run=lambda a: _call("attnkit.hint", "main", a.exercise, a.task, a.show_all, a.reset))
-
-    for verb, (_, help_text) in DELEGATED.items():  # listed in --help; parsed by the verb itself
-        verbs.add_parser(verb, help=help_text, add_help=False)
-    return parser
+def _parse(argv: list[str], chosen: str | None) -> argparse.Namespace:
+    """Parse ``argv``; an argument nobody knows is reported by the verb's parser (with the verb's usage)."""
+    top = parser(chosen)
+    args, unknown = top.parse_known_args(argv)
+    if unknown:
+        getattr(args, "verb_parser", top).error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
 
 
 def _version() -> str:
@@ -56,37 +68,31 @@ def _version() -> str:
     return __version__
 
 
-def _call(module: str, function: str, *args):
-    return getattr(importlib.import_module(module), function)(*args)
-
-
-# The grader runs one single-threaded process per core (see grader.sandbox.affinity);
-# multi-threaded BLAS would only make the processes fight. Set before numpy is imported.
-SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-
-
 def main(argv: list[str] | None = None) -> int:
     for name, value in SINGLE_THREADED.items():
         os.environ.setdefault(name, value)
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] in DELEGATED:  # a verb with sub-verbs and options of its own gets its arguments as they are
-        try:
-            module, _, function = DELEGATED[argv[0]][0].partition(":")
-            return int(getattr(importlib.import_module(module), function or "main")(argv[1:]) or 0)
-        except KeyboardInterrupt:
-            print("\ninterrupted", file=sys.stderr)
-            return 130
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "run", None) is None:
-        parser.print_help()
-        return 0
+    chosen = argv[0] if argv and not argv[0].startswith("-") else None
+    here = installed()
+    if chosen in VERBS and chosen not in here:
+        print(NOT_INSTALLED.format(verb=chosen, verbs=", ".join(here)), file=sys.stderr)
+        return 2
+    from .arguments import UsageError
+
     try:
-        status = args.run(args)
+        args = _parse(argv, chosen)
+        if args.verb is None:
+            parser().print_help()
+            return 0
+        return int(importlib.import_module(f"attnkit.{args.verb}").run(args) or 0)
+    except SystemExit as done:  # argparse: --help, --version (0) or a usage error it printed (2)
+        return done.code if isinstance(done.code, int) else 2
+    except UsageError as error:
+        print(f"attnkit {chosen}: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
-    return int(status or 0)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """``attnkit check``: the student's command. Runs the checks on ``./exercises`` in the sandbox.
 
 Prints a compact table (points, checks passed) per exercise, then the first failure of each
-exercise with its diagnosis and the task to look at; exit status 0 only when all pass.
+exercise (every failure with ``--all``) with its diagnosis and the task to look at; exit status
+0 only when all pass.
 """
 from __future__ import annotations
 
@@ -15,8 +16,23 @@ NO_IMPL = ("attnkit check: no folder {path}. Run this inside your attnkit folder
 UNKNOWN_EXERCISE = "attnkit check: unknown exercise {name!r}; the exercises are: {known}"
 
 
+def add_arguments(parser) -> None:
+    from attnkit.arguments import positive_seconds
+
+    parser.add_argument("exercises", nargs="*", metavar="EXERCISE", help="only these exercises (default: all)")
+    parser.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
+    parser.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
+                        help="seconds per call (default 10)")
+    parser.add_argument("--all", action="store_true", dest="every",
+                        help="show every failing check, not only the first of each exercise")
+
+
+def run(args) -> int:
+    return main(args.exercises, args.impl, args.timeout, every=args.every)
+
+
 def main(exercises: list[str] | None = None, impl: str | Path = "exercises", timeout: float = 10.0,
-         out=None) -> int:
+         out=None, every: bool = False) -> int:
     """Check ``impl`` (all exercises, or the ones named); returns the exit status."""
     out = out or sys.stdout
     started = time.perf_counter()
@@ -42,5 +58,5 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
             results = run_submission(modules_dir_of(impl), zygote, chosen)
     from .report import render
 
-    out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started))
+    out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started, every=every))
     return 0 if all(c.status == "passed" for r in results for c in r.checks) else 1

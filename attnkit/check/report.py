@@ -1,13 +1,30 @@
-"""The text ``attnkit check`` prints: a table, then the first failure of each exercise."""
+"""The text ``attnkit check`` prints: a table, then the first failure of each exercise (every failure with --all).
+
+An exercise whose checks stop in another exercise's module (it does not import, or it is not
+implemented yet) gets one line naming that exercise instead of a block of identical failures.
+"""
 from __future__ import annotations
 
 from grader import curriculum
-from grader.results import NOT_IMPLEMENTED, ExerciseResult
+from grader.results import NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
+from grader.sandbox.proxy import sibling_note
 
 GREEN, RED, YELLOW, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[0m"
+BLOCKED = "{exercise}: blocked by exercise {sibling}, fix it first: {reason}"
 
 
-def render(results: list[ExerciseResult], color: bool = False, seconds: float | None = None) -> str:
+def blocker(failure: CheckResult) -> str:
+    """The other exercise whose module stopped this check (empty when the failure is the exercise's own)."""
+    for other in curriculum.ids():
+        if other != failure.exercise and (sibling_note(other).strip() in failure.message
+                                          or f"finish exercise {other} first" in failure.message):
+            return other
+    return ""
+
+
+def render(results: list[ExerciseResult], color: bool = False, seconds: float | None = None,
+           every: bool = False) -> str:
+    """The report; ``every``: every failing check of each exercise, not only the first."""
     paint = (lambda code, text: f"{code}{text}{RESET}") if color else (lambda code, text: text)
     failing = {r.exercise for r in results if r.first_failure is not None}
     lines = []
@@ -19,26 +36,52 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
                      f"{result.passed}/{len(result.checks)} checks")
     total = sum(r.score for r in results)
     maximum = sum(r.max_score for r in results)
-    lines.append(f"      {'total':<16} {total:>5g}/{maximum:<5g}" + (f"  ({seconds:.2f} s)" if seconds is not None else ""))
+    timing = f"  ({seconds:.2f} s)" if seconds is not None else ""
+    lines.append(f"      {'total':<16} {total:>5g}/{maximum:<5g}{timing}")
+    blocked = []
     for result in results:
         failure = result.first_failure
         if failure is None:
             continue
         exercise = curriculum.get(result.exercise)
-        task = next((t for t in exercise.tasks if t.number == failure.task), exercise.tasks[0])
+        sibling = blocker(failure)
+        if sibling:
+            reason = failure.message.splitlines()[0]
+            blocked.append(BLOCKED.format(exercise=paint(RED, result.exercise), sibling=sibling, reason=reason))
+            continue
         lines.append("")
         if all(c.status == NOT_IMPLEMENTED for c in result.checks):
+            task = _task(exercise, failure)
             lines.append(f"{paint(YELLOW, result.exercise)}: not implemented yet. Start with task {task.number} "
                          f"({task.name}); stuck? attnkit hint {result.exercise}")
             continue
-        lines.append(f"{paint(RED, result.exercise)}, task {task.number} ({task.name}): {failure.title}")
-        lines.extend("  " + line for line in failure.message.splitlines())
-        if failure.hint:
-            lines.append(f"  hint: {failure.hint}")
+        shown = [c for c in result.checks if c.status != PASSED] if every else [failure]
+        for number, check in enumerate(shown):
+            lines.extend([""] * bool(number) + _failure(exercise, check, paint))
         blockers = [d for d in exercise.depends_on if d in failing]
         if blockers:
             which = "which also fails its own checks" if len(blockers) == 1 else "which also fail their own checks"
             lines.append(f"  {result.exercise} uses your {', '.join(blockers)}, {which}: "
                          f"fix {'that' if len(blockers) == 1 else 'those'} first")
+        task = _task(exercise, failure)
         lines.append(paint(DIM, f"  more help: attnkit hint {result.exercise} --task {task.number}"))
+        hidden = sum(c.status != PASSED and c.message != failure.message for c in result.checks[len(shown):])
+        if hidden and not every:
+            lines.append(paint(DIM, f"  {hidden} more failing check{'s' if hidden != 1 else ''}: "
+                                    f"attnkit check {result.exercise} --all"))
+    if blocked:
+        lines.extend([""] + blocked)
     return "\n".join(lines) + "\n"
+
+
+def _task(exercise, check: CheckResult):
+    return next((t for t in exercise.tasks if t.number == check.task), exercise.tasks[0])
+
+
+def _failure(exercise, check: CheckResult, paint) -> list[str]:
+    task = _task(exercise, check)
+    lines = [f"{paint(RED, check.exercise)}, task {task.number} ({task.name}): {check.title}"]
+    lines.extend("  " + line for line in check.message.splitlines())
+    if check.hint:
+        lines.append(f"  hint: {check.hint}")
+    return lines

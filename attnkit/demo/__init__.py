@@ -35,6 +35,14 @@ def india(out) -> bool:
     return ok
 
 
+def add_arguments(parser) -> None:
+    """``attnkit demo`` takes no options."""
+
+
+def run(args) -> int:
+    return main()
+
+
 def main(out=None) -> int:
     out = out or sys.stdout
     from attnkit.check import main as check

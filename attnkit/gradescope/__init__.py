@@ -1,13 +1,15 @@
 """``attnkit gradescope``: a Gradescope autograder for the kit (instructors). See docs/gradescope.md.
 
 ``attnkit gradescope build -o autograder.zip`` writes the zip to upload (build.py);
-``attnkit gradescope run`` is what its ``run_autograder`` calls for each submission (run.py).
+``attnkit gradescope run`` is what its ``run_autograder`` calls for each submission (autograde.py).
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+
+from attnkit.arguments import positive_seconds, whole_number
 
 USAGE = """attnkit gradescope build -o autograder.zip [--force] [--timeout S] [--memory-mb MB]
        attnkit gradescope run [--root DIR] [--timeout S] [--memory-mb MB]"""
@@ -17,9 +19,9 @@ BUILT = ("wrote {path} ({size:.0f} KiB: setup.sh, run_autograder, wheels/{wheel}
          "of a Gradescope programming assignment worth {points:g} points (see docs/gradescope.md).")
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="attnkit gradescope", usage=USAGE, description=__doc__.splitlines()[0])
-    verbs = p.add_subparsers(dest="verb", required=True, metavar="{build,run}")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.usage = USAGE
+    verbs = parser.add_subparsers(dest="gradescope_verb", required=True, metavar="{build,run}", prog=parser.prog)
     build = verbs.add_parser("build", help="write the autograder zip")
     build.add_argument("-o", "--output", required=True, metavar="ZIP")
     build.add_argument("--force", action="store_true", help="replace the zip if it exists")
@@ -27,22 +29,26 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--root", default=os.environ.get(ROOT_VARIABLE, DEFAULT_ROOT), metavar="DIR",
                      help=f"Gradescope's folder (default ${ROOT_VARIABLE} or {DEFAULT_ROOT})")
     for verb in (build, run):
-        verb.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
-        verb.add_argument("--memory-mb", type=int, default=2048, metavar="MB", help="memory per child (default 2048)")
-    return p
+        verb.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
+                          help="seconds per call (default 10)")
+        verb.add_argument("--memory-mb", type=whole_number(1), default=2048, metavar="MB",
+                          help="memory per child (default 2048)")
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    """``attnkit gradescope ARGV`` (tests and scripts)."""
+    from attnkit.cli import main as attnkit
+
+    return attnkit(["gradescope", *(sys.argv[1:] if argv is None else argv)])
+
+
+def run(args) -> int:
     from pathlib import Path
 
-    if args.timeout <= 0 or args.memory_mb <= 0:
-        print("attnkit gradescope: --timeout and --memory-mb must be positive", file=sys.stderr)
-        return 2
-    if args.verb == "run":
-        from .run import run
+    if args.gradescope_verb == "run":
+        from .autograde import run as grade_submission
 
-        return run(Path(args.root), timeout=args.timeout, memory_mb=args.memory_mb)
+        return grade_submission(Path(args.root), timeout=args.timeout, memory_mb=args.memory_mb)
     from .build import BundleError, WheelFailed, build
 
     try:

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from attnkit.release.archive import write_zip
+from attnkit.archive import write_zip
 
 from . import scripts
 

@@ -41,6 +41,17 @@ def _save(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
+def add_arguments(parser) -> None:
+    parser.add_argument("exercise", metavar="EXERCISE")
+    parser.add_argument("--task", type=int, default=None, help="the task number (as in the check output)")
+    parser.add_argument("--all", action="store_true", dest="show_all", help="show every hint of the task")
+    parser.add_argument("--reset", action="store_true", help="start again from the first hint")
+
+
+def run(args) -> int:
+    return main(args.exercise, args.task, args.show_all, args.reset)
+
+
 def main(exercise: str, task: int | None = None, show_all: bool = False, reset: bool = False, out=None) -> int:
     out = out or sys.stdout
     from grader import curriculum

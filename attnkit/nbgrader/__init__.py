@@ -12,21 +12,21 @@ import sys
 from pathlib import Path
 
 USAGE_EPILOG = "then: cd COURSE_DIR && nbgrader generate_assignment self_attention (see docs/nbgrader.md)"
-COURSE_NOT_EMPTY = ("error: {path} is not empty. Choose a new folder, or pass --force to replace its "
+COURSE_NOT_EMPTY = ("attnkit nbgrader export: {path} is not empty. Choose a new folder, or pass --force to replace its "
                     "nbgrader_config.py and source/{assignment}/ (everything else there is kept).")
-NOT_A_FOLDER = "error: {path} exists and is not a folder"
-BAD_COURSE_ID = "error: the course id {course_id!r} may only hold letters, digits, '_', '-' and '.'"
-UNKNOWN_EXERCISE = "error: unknown exercise {name!r}; the exercises are: {known}"
-CANNOT_WRITE = "error: cannot write the course to {path}: {reason}"
-BAD_SOLUTIONS = "error: the solutions cannot be laid out as notebooks: {reason}"
+NOT_A_FOLDER = "attnkit nbgrader export: {path} exists and is not a folder"
+BAD_COURSE_ID = "attnkit nbgrader export: the course id {course_id!r} may only hold letters, digits, '_', '-' and '.'"
+UNKNOWN_EXERCISE = "attnkit nbgrader export: unknown exercise {name!r}; the exercises are: {known}"
+CANNOT_WRITE = "attnkit nbgrader export: cannot write the course to {path}: {reason}"
+BAD_SOLUTIONS = "attnkit nbgrader export: the solutions cannot be laid out as notebooks: {reason}"
 WROTE = ("wrote {count} notebook{s} ({points:g} points) to {path}/source/{assignment}/ "
          "and {path}/nbgrader_config.py")
 NEXT_STEP = "next: cd {path} && nbgrader generate_assignment {assignment}   (docs/nbgrader.md)"
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="attnkit nbgrader", description="The course as nbgrader notebooks.")
-    verbs = parser.add_subparsers(dest="verb", metavar="COMMAND", required=True)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = "The course as nbgrader notebooks."
+    verbs = parser.add_subparsers(dest="nbgrader_verb", metavar="COMMAND", required=True)
     export = verbs.add_parser("export", help="write an nbgrader course folder", epilog=USAGE_EPILOG,
                               description="Write nbgrader_config.py and source/self_attention/<exercise>.ipynb "
                                           "(solutions, seed explanations, the kit's checks as locked test cells).")
@@ -36,7 +36,6 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--force", action="store_true",
                         help="write into a non-empty folder, replacing nbgrader_config.py and source/self_attention/")
     export.add_argument("--course-id", default=None, metavar="ID", help="nbgrader course id (default: attnkit)")
-    return parser
 
 
 def selected(names: list[str] | None) -> tuple[str, ...]:
@@ -86,7 +85,13 @@ def export(course_dir: Path, exercises: tuple[str, ...], *, force: bool = False,
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    """``attnkit nbgrader ARGV`` (tests and scripts)."""
+    from attnkit.cli import main as attnkit
+
+    return attnkit(["nbgrader", *(sys.argv[1:] if argv is None else argv)])
+
+
+def run(args) -> int:
     if args.course_id is not None and not re.fullmatch(r"[A-Za-z0-9_.\-]+", args.course_id):
         print(BAD_COURSE_ID.format(course_id=args.course_id), file=sys.stderr)
         return 2

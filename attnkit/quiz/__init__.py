@@ -2,6 +2,18 @@
 from __future__ import annotations
 
 
+def add_arguments(parser) -> None:
+    from .cli import add_arguments
+
+    add_arguments(parser)
+
+
+def run(args) -> int:
+    from .cli import run
+
+    return run(args)
+
+
 def main(argv=None, **streams) -> int:
     """``attnkit quiz ...`` (``argv`` = the arguments after ``quiz``); see :mod:`attnkit.quiz.cli`."""
     from .cli import main as _main
@@ -9,4 +21,4 @@ def main(argv=None, **streams) -> int:
     return _main(argv, **streams)
 
 
-__all__ = ["main"]
+__all__ = ["add_arguments", "main", "run"]

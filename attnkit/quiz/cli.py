@@ -31,9 +31,11 @@ class _UsageError(Exception):
 _positive = whole_number(1)
 
 
-def _session_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="attnkit quiz", usage=USAGE, description="Self-study quiz on self-attention, with "
-                     "spaced repetition (Leitner boxes). Subcommands: validate, export.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Session options on ``parser``; ``validate`` and ``export`` as sub-verbs (made with the parser's class)."""
+    parser.usage = USAGE
+    parser.description = ("Self-study quiz on self-attention, with spaced repetition (Leitner boxes). "
+                          "Subcommands: validate, export.")
     parser.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T",
                         help=f"only this topic (repeatable): {', '.join(TOPICS)}")
     parser.add_argument("-n", type=_positive, default=10, metavar="N", help="number of questions (default 10)")
@@ -48,27 +50,19 @@ def _session_parser() -> argparse.ArgumentParser:
     parser.add_argument("--import-feedback", metavar="FILE",
                         help="a graded JSON from attnkit grade (or Gradescope's results.json): the questions about "
                         "the mistakes it names come up in your next --review")
-    return parser
-
-
-def _validate_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="attnkit quiz validate", description="Check question banks (default: the shipped ones). "
-                     "Files given are also checked for ids that a shipped bank already uses.")
-    parser.add_argument("files", nargs="*", metavar="FILES")
-    parser.add_argument("--mistakes", action="store_true",
-                        help="list the mistake ids a question may name in 'mistakes:' and exit")
-    return parser
-
-
-def _export_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="attnkit quiz export", description="Export the banks for an LMS or for print.")
-    parser.add_argument("--format", required=True, choices=FORMATS)
-    parser.add_argument("--variants", type=_positive, default=1, metavar="K",
+    verbs = parser.add_subparsers(dest="quiz_verb", metavar="{validate,export}", prog=parser.prog)
+    validate = verbs.add_parser("validate", description="Check question banks (default: the shipped ones). "
+                                "Files given are also checked for ids that a shipped bank already uses.")
+    validate.add_argument("files", nargs="*", metavar="FILES")
+    validate.add_argument("--mistakes", action="store_true",
+                          help="list the mistake ids a question may name in 'mistakes:' and exit")
+    export = verbs.add_parser("export", description="Export the banks for an LMS or for print.")
+    export.add_argument("--format", required=True, choices=FORMATS)
+    export.add_argument("--variants", type=_positive, default=1, metavar="K",
                         help="fixed variants per generated question (default 1)")
-    parser.add_argument("-o", "--out", required=True, metavar="OUT")
-    parser.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T")
-    parser.add_argument("--bank", action="append", default=[], metavar="FILE")
-    return parser
+    export.add_argument("-o", "--out", required=True, metavar="OUT")
+    export.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T")
+    export.add_argument("--bank", action="append", default=[], metavar="FILE")
 
 
 def _bank_error(error: BankError, err) -> int:
@@ -165,24 +159,31 @@ def _session(args, stdin, out, err, clock) -> int:
             handle.close()
 
 
-def main(argv=None, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
-    """Run ``attnkit quiz ...`` with ``argv`` (the arguments after ``quiz``); return the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+def run(args, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
+    """Run parsed ``attnkit quiz ...`` arguments; return the exit status."""
     stdin, out, err = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     try:
-        if argv[:1] == ["validate"]:
-            return _validate(_validate_parser().parse_args(argv[1:]), out, err)
-        if argv[:1] == ["export"]:
-            return _export(_export_parser().parse_args(argv[1:]), out, err)
-        args = _session_parser().parse_args(argv)
+        if args.quiz_verb == "validate":
+            return _validate(args, out, err)
+        if args.quiz_verb == "export":
+            return _export(args, out, err)
         if args.import_feedback:
             return _import_feedback(args, out, err, clock)
         return _session(args, stdin, out, err, clock)
-    except _UsageError as error:
-        print(error, file=err)
-        return 2
-    except SystemExit as done:  # --help
-        return int(done.code or 0)
     except KeyboardInterrupt:
         print("\ninterrupted", file=err)
         return 130
+
+
+def main(argv=None, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
+    """Run ``attnkit quiz ...`` with ``argv`` (the arguments after ``quiz``); return the exit status."""
+    parser = _Parser(prog="attnkit quiz")
+    add_arguments(parser)
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except _UsageError as error:
+        print(error, file=stderr or sys.stderr)
+        return 2
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
+    return run(args, stdin=stdin, stdout=stdout, stderr=stderr, clock=clock)

@@ -1,4 +1,4 @@
-"""``attnkit release OUT_DIR [--force]``: write what students get, and OUT_DIR.zip beside it for an LMS.
+"""attnkit release OUT_DIR [--force]: write what students get, and OUT_DIR.zip beside it for an LMS.
 
 The release holds the exercise stubs, the public checks (hidden ones removed), the hints, the
 quizzes, a README for students and a ``pyproject.toml`` that installs ``attnkit`` without the
@@ -11,6 +11,9 @@ import argparse
 import sys
 
 USAGE = "attnkit release OUT_DIR [--force]"
+DESCRIPTION = ("Write what students get (the exercise stubs, the public checks answering from recorded reference "
+               "values, hints, quizzes, a README; no solutions, no hidden checks) into OUT_DIR, and OUT_DIR.zip "
+               "beside it for an LMS. See docs/release.md.")
 DONE = ("wrote {folder} ({files} files: exercises/, {checks} public checks worth {points:g} points, quizzes/, "
         "README.md, pyproject.toml; {hidden} hidden checks left out; {calls} recorded reference calls, "
         "{size:.0f} KiB) and {archive} for your LMS")
@@ -18,15 +21,21 @@ UNVERIFIED = ("note: {checks} failed on the reference nudged within tolerance, s
               "the rest of their path gives `ref` only the check's own inputs; loosen what they compare exactly")
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="attnkit release", usage=USAGE, description=__doc__.splitlines()[0])
-    p.add_argument("out", metavar="OUT_DIR", help="the folder to write (OUT_DIR.zip is written beside it)")
-    p.add_argument("--force", action="store_true", help="replace OUT_DIR and OUT_DIR.zip if they exist")
-    return p
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.usage = USAGE
+    parser.description = DESCRIPTION
+    parser.add_argument("out", metavar="OUT_DIR", help="the folder to write (OUT_DIR.zip is written beside it)")
+    parser.add_argument("--force", action="store_true", help="replace OUT_DIR and OUT_DIR.zip if they exist")
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    """``attnkit release ARGV`` (tests and scripts)."""
+    from attnkit.cli import main as attnkit
+
+    return attnkit(["release", *(sys.argv[1:] if argv is None else argv)])
+
+
+def run(args) -> int:
     from pathlib import Path
 
     from .build import BuildFailed, ReleaseError, build

@@ -22,7 +22,7 @@ from .replay import Replay, Store
 from .sources import BuildFailed, Sources
 from .verify import verify
 
-SHIPPED_VERBS = ("check", "hint", "quiz", "watch")   # the students' verbs (shipped when the project has them)
+SHIPPED_VERBS = ("check", "hint", "pack", "quiz", "watch")   # the students' verbs (shipped when the project has them)
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 SUBSET_HEADER = ("# The exercises of this course: a subset of the attnkit learning path, chosen with --exercises.\n"
                  "# Every front end (check, hint, quiz) reads its exercises from here.\n")

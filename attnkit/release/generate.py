@@ -2,7 +2,6 @@
 
 * ``grader/reference.py``: ``reference()`` answers from the recording (``grader/replay.py``);
 * ``grader/mistakes/<module>.py``: the same Mistake constants, and functions replaying recorded outputs;
-* ``attnkit/<verb>/__init__.py`` for the verbs that need the solutions: a ``main`` that says so;
 * ``pyproject.toml`` (installs attnkit, grader and quizzes; no solutions) and ``README.md``.
 """
 from __future__ import annotations
@@ -12,8 +11,6 @@ from string import Template
 
 from grader.compare import Mistake
 
-NOT_AVAILABLE = ("attnkit {verb}: not available in the student release (it needs the reference solutions); "
-                 "use attnkit check, attnkit hint and attnkit quiz")
 README_TEMPLATE = Path(__file__).with_name("student_readme.md")
 
 REFERENCE_MODULE = '''"""The reference as the checks see it in the student release: recorded values, replayed.
@@ -71,17 +68,6 @@ $constants
 $functions
 '''
 
-VERB_STUB = '''"""``attnkit $verb`` is not part of the student release."""
-import sys
-
-MESSAGE = $message
-
-
-def main(*args, **kwargs) -> int:
-    print(MESSAGE, file=sys.stderr)
-    return 2
-$aliases'''
-
 PYPROJECT = '''[build-system]
 requires = ["setuptools>=68", "wheel"]
 build-backend = "setuptools.build_meta"
@@ -121,12 +107,6 @@ def mistakes_module(title: str, module: str, constants: dict[str, Mistake], func
 
 def mistakes_init(modules: list[str]) -> str:
     return Template(MISTAKES_INIT).substitute(modules=repr(tuple(modules)))
-
-
-def verb_stub(verb: str, functions: tuple[str, ...] = ("main",)) -> str:
-    """A module whose ``functions`` (``main`` and any other entry point the CLI calls) say "not available"."""
-    aliases = "".join(f"\n\n{name} = main\n" for name in functions if name != "main")
-    return Template(VERB_STUB).substitute(verb=verb, message=repr(NOT_AVAILABLE.format(verb=verb)), aliases=aliases)
 
 
 def pyproject(version: str, requires_python: str, dependencies: list[str]) -> str:

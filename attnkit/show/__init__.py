@@ -11,13 +11,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from attnkit.arguments import whole_number
+from attnkit.arguments import raise_usage_errors, whole_number
 
 from .errors import (
     DIMS_OUT_OF_RANGE,
     EMPTY_TEXT,
     HEADS_DO_NOT_DIVIDE,
     NO_MATPLOTLIB,
+    PLOTS_ADVICE,
     TOO_LARGE,
     TOO_MANY_TOKENS,
     ShowError,
@@ -35,22 +36,19 @@ USAGE = """attnkit show attention [--text TEXT] [--heads H] [--d-model D] [--see
                                [-o FILE.png] [--terminal] [--ascii]"""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise ShowError(f"{message}\nusage: {USAGE}")
-
-
 _positive = whole_number(1)
 
 
 _dimension = whole_number(0)
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="attnkit show", usage=USAGE, description="Pictures: attention heatmaps and the "
-                     "sinusoidal positional encoding. With -o a PNG (needs matplotlib: pip install "
-                     "'attnkit[plots]'); without -o, or with --terminal, the picture as text.")
-    verbs = parser.add_subparsers(dest="picture", metavar="PICTURE", parser_class=_Parser)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.usage = USAGE
+    parser.description = ("Pictures: attention heatmaps and the sinusoidal positional encoding. With -o a PNG "
+                          f"(needs matplotlib: {PLOTS_ADVICE}); without -o, or with --terminal, the picture as text.")
+    raise_usage_errors(parser, USAGE)
+    parser.set_defaults(show_help=parser.print_help)
+    verbs = parser.add_subparsers(dest="picture", metavar="PICTURE")
     attention = verbs.add_parser("attention", prog="attnkit show attention",
                                  help="attention weights of every head as heatmaps",
                                  description="Self-attention weights of a random, untrained multi-head layer "
@@ -66,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     attention.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the random layer (default 0)")
     attention.add_argument("--causal", action="store_true", help="apply the causal mask (no looking ahead)")
     _output_options(attention)
+    raise_usage_errors(attention, USAGE)
     positional = verbs.add_parser("positional", prog="attnkit show positional",
                                   help="the sinusoidal positional encoding",
                                   description="The sinusoidal positional encoding of the reference solution as "
@@ -77,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
                             help="dimensions to draw as curves (default: four from fast to slow)")
     positional.add_argument("--no-curves", action="store_true", help="only the image, no curves panel")
     _output_options(positional)
-    return parser
+    raise_usage_errors(positional, USAGE)
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
@@ -88,20 +87,14 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
                         "terminal cannot print block characters)")
 
 
-def main(argv: list[str] | None = None, *, stdout=None, stderr=None) -> int:
+def run(args, *, stdout=None, stderr=None) -> int:
     """Run ``attnkit show``; returns the exit status (0 done, 2 a user error)."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    argv = sys.argv[1:] if argv is None else list(argv)
+    if args.picture is None:
+        args.show_help(stdout)
+        return 0
     try:
-        try:
-            args = _parser().parse_args(argv)
-        except SystemExit as done:  # --help
-            return int(done.code or 0)
-        if args.picture is None:
-            _parser().print_help(stdout)
-            return 0
-        run = _attention if args.picture == "attention" else _positional
-        return run(args, stdout)
+        return (_attention if args.picture == "attention" else _positional)(args, stdout)
     except ShowError as error:
         print(f"attnkit show: {error}", file=stderr)
         return 2

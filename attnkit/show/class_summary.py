@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import PLOTS_ADVICE
+
 SCORES_PNG = "summary-scores.png"
 MISTAKES_PNG = "summary-mistakes.png"
 SCORES_INCHES = (8.0, 4.5)
@@ -20,8 +22,8 @@ MIN_SLOTS = 6                   # the mistakes chart has room for at least this 
 LABEL_CHARS = 60                # wrap a mistake's description at this width, at most two lines
 
 DRAWN = f"pictures: {SCORES_PNG} (score histogram) and {MISTAKES_PNG} (most frequent diagnosed mistakes)"
-NO_MATPLOTLIB = (f"pictures: not drawn, matplotlib is not installed. `pip install 'attnkit[plots]'` and run the "
-                 f"same command again to get {SCORES_PNG} and {MISTAKES_PNG} (graded students are skipped).")
+NO_MATPLOTLIB = (f"pictures: not drawn, matplotlib is not installed ({PLOTS_ADVICE}); run the same command "
+                 f"again to get {SCORES_PNG} and {MISTAKES_PNG} (graded students are skipped).")
 FAILED = "pictures: not drawn ({error}); the grades above are not affected."
 
 

@@ -1,14 +1,16 @@
 """What ``attnkit show`` tells a user who called it wrongly (constants, so tests can import them)."""
 from __future__ import annotations
 
+from attnkit.arguments import UsageError
 
-class ShowError(Exception):
+
+class ShowError(UsageError):
     """A user error: printed as one line after ``attnkit show:``, exit status 2, no traceback."""
 
 
-NO_MATPLOTLIB = ("drawing a PNG needs matplotlib, which is not installed. Install it with "
-                 "`pip install 'attnkit[plots]'` (or `pip install matplotlib`). Without it, leave out -o "
-                 "to see the picture as text in the terminal.")
+PLOTS_ADVICE = "pip install -e '.[plots]' in your attnkit folder, or pip install matplotlib"  # README's words
+NO_MATPLOTLIB = (f"drawing a PNG needs matplotlib, which is not installed: {PLOTS_ADVICE}. Without it, leave out "
+                 "-o to see the picture as text in the terminal.")
 NO_SOLUTIONS = ("attnkit show computes the pictures with the reference solutions (the `solutions` package), "
                 "which this installation does not include. Run it from a clone of the attnkit repository.")
 EMPTY_TEXT = ("--text {text!r} has no words to attend over. Give a sentence, e.g. "

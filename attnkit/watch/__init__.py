@@ -1,8 +1,8 @@
 """``attnkit watch``: re-run the checks of an exercise each time its file is saved.
 
-Polls the modification times of ``IMPL/*.py`` (no extra dependency, works on every OS and
-editor); when a module changes, the exercises that use it (itself and those that depend on
-it, from the learning path) are checked again in the sandbox, with the same report as
+Checks every exercise once at the start, then polls the modification times of ``IMPL/*.py``
+(no extra dependency, works on every OS and editor); when a module changes, the exercises that
+use it (itself and those that depend on it, from the learning path) are checked again in the sandbox, with the same report as
 ``attnkit check``. One zygote stays warm for the whole session, so a re-check takes about as
 long as the checks themselves. Ctrl-C stops.
 """
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 WATCHING = "attnkit watch: watching {path} (Ctrl-C stops). Save a file to check the exercises that use it."
+FIRST = "\n--- {clock}: checking every exercise"
 CHANGED = "\n--- {names} changed at {clock}: checking {exercises}"
 STOPPED = "\nattnkit watch: stopped"
 
@@ -37,12 +38,25 @@ def affected(changed: set[str]) -> tuple[str, ...]:
     return curriculum.users_of(e.id for e in curriculum.exercises() if e.module in changed)
 
 
+def add_arguments(parser) -> None:
+    from attnkit.arguments import positive_seconds
+
+    parser.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
+    parser.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
+                        help="seconds per call (default 10)")
+
+
+def run(args) -> int:
+    return main(args.impl, args.timeout)
+
+
 def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float = 0.5, out=None,
          rounds: int | None = None, sleep: Callable[[float], None] = time.sleep) -> int:
     """Watch ``impl``; ``rounds`` (for tests) stops after that many polls."""
     out = out or sys.stdout
     from attnkit.check import NO_IMPL
     from attnkit.check.report import render
+    from grader import curriculum
     from grader.runner import modules_dir_of, run_submission
     from grader.sandbox.affinity import pinned
     from grader.sandbox.child import Limits, Zygote
@@ -55,8 +69,17 @@ def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float 
     print(WATCHING.format(path=modules), file=out, flush=True)
     seen = snapshot(modules)
     polls = 0
+    def check(exercises: tuple[str, ...]) -> None:
+        started = time.perf_counter()
+        with pinned(zygote, os.getpid()):
+            results = run_submission(modules, zygote, exercises)
+        out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started))
+        out.flush()
+
     try:
         with Zygote(Limits(timeout=timeout)) as zygote:
+            print(FIRST.format(clock=time.strftime("%H:%M:%S")), file=out)
+            check(curriculum.ids())
             while rounds is None or polls < rounds:
                 polls += 1
                 sleep(interval)
@@ -64,15 +87,10 @@ def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float 
                 changed = {name for name in now if seen.get(name) != now[name]}
                 seen = now
                 exercises = affected(changed)
-                if not exercises:
-                    continue
-                print(CHANGED.format(names=", ".join(sorted(f"{n}.py" for n in changed)),
-                                     clock=time.strftime("%H:%M:%S"), exercises=", ".join(exercises)), file=out)
-                started = time.perf_counter()
-                with pinned(zygote, os.getpid()):
-                    results = run_submission(modules, zygote, exercises)
-                out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started))
-                out.flush()
+                if exercises:
+                    print(CHANGED.format(names=", ".join(sorted(f"{n}.py" for n in changed)),
+                                         clock=time.strftime("%H:%M:%S"), exercises=", ".join(exercises)), file=out)
+                    check(exercises)
     except KeyboardInterrupt:
         print(STOPPED, file=out)
         return 130

@@ -50,9 +50,10 @@ def test_a_broken_sibling_is_named(tmp_path):
     status, text = _check(impl, "softmax", "attention")
     assert status == 1
     assert "TODO  softmax" in text and "FAIL  attention" in text
-    attention_part = text.split("attention, task", 1)[1]
-    assert "it uses your softmax.py, which is not implemented yet" in attention_part
-    assert "attention uses your softmax, which also fails its own checks" in attention_part
+    (line,) = [line for line in text.splitlines() if line.startswith("attention:")]
+    assert line.startswith("attention: blocked by exercise softmax, fix it first: ")
+    assert "it uses your softmax.py, which is not implemented yet" in line
+    assert "attention, task" not in text
 
 
 @pytest.mark.parametrize("args, message", [
@@ -63,3 +64,49 @@ def test_user_errors(capsys, args, message):
     impl, *exercises = args
     assert check.main(exercises, impl, out=io.StringIO()) == 2
     assert message in capsys.readouterr().err
+
+
+def _mutant(tmp_path, module: str, old: str, new: str) -> Path:
+    impl = tmp_path / "exercises"
+    shutil.copytree(ROOT / "solutions", impl, ignore=shutil.ignore_patterns("__pycache__"))
+    source = (impl / f"{module}.py").read_text(encoding="utf-8")
+    assert source.count(old) == 1
+    (impl / f"{module}.py").write_text(source.replace(old, new), encoding="utf-8")
+    return impl
+
+
+def test_a_syntax_error_blocks_each_dependent_exercise_with_one_line(tmp_path):
+    impl = _mutant(tmp_path, "softmax", "def softmax(", "def softmax((")
+    status, text = _check(impl)
+    assert status == 1
+    users = [e for e in curriculum.users_of(["softmax"]) if e != "softmax"]
+    assert users  # attention, multihead, kv_cache... use softmax
+    for exercise in users:
+        (line,) = [line for line in text.splitlines() if line.startswith(f"{exercise}")]
+        assert line.startswith(f"{exercise}: blocked by exercise softmax, fix it first: could not import")
+        assert f"{exercise}, task" not in text
+    assert text.count("fix that first") == 0 and text.count("SyntaxError") == 1 + len(users)
+
+
+def test_all_lists_every_failing_check(tmp_path):
+    impl = _mutant(tmp_path, "attention", "scores = scores * (1.0 / math.sqrt(d_k))", "scores = scores")
+    _, first_only = _check(impl, "attention")
+    failing = int(first_only.split("FAIL  attention", 1)[1].split()[1].split("/")[1])
+    assert first_only.count("attention, task") == 1
+    assert "more failing checks: attnkit check attention --all" in first_only
+    out = io.StringIO()
+    assert check.main(["attention"], impl, timeout=10, out=out, every=True) == 1
+    every = out.getvalue()
+    assert every.count("attention, task") == failing == 7
+    assert every.count("looks like the scores were not divided by sqrt(d_k)") == 7
+    assert "--all" not in every
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "soon"])
+def test_a_timeout_that_is_not_positive_is_refused_by_the_parser(capsys, value):
+    from attnkit import cli
+
+    assert cli.main(["check", "--timeout", value, "--impl", str(ROOT / "solutions")]) == 2
+    err = capsys.readouterr().err
+    assert "argument --timeout:" in err and "Traceback" not in err
+    assert "above 0" in err or "not a number" in err

@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 from attnkit import watch
+from grader import curriculum
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,9 +34,12 @@ def test_saving_a_file_rechecks_it(tmp_path):
     text = out.getvalue()
     assert status == 0
     assert watch.WATCHING.format(path=impl) in text
+    start, after = text.split("changed at", 1)
+    assert "checking every exercise" in start  # the first check runs at once, not after the first save
+    assert all(f"TODO  {exercise}" in start for exercise in curriculum.ids())
     assert "positional.py changed" in text and "checking positional" in text
     assert text.count("changed at") == 1  # nothing else changed, nothing else was checked
-    assert "positional" in text and "softmax" not in text.split("changed at", 1)[1]
+    assert "positional" in after and "softmax" not in after
 
 
 def test_missing_folder(tmp_path, capsys):

@@ -23,7 +23,7 @@ import pytest
 
 from attnkit.gradescope import build as bundle_build
 from attnkit.gradescope import main
-from attnkit.gradescope.run import SCHEMA_PATH, lone_zip, run
+from attnkit.gradescope.autograde import SCHEMA_PATH, lone_zip, run
 
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS, EXERCISES = REPO / "solutions", REPO / "exercises"

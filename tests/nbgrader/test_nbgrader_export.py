@@ -274,9 +274,7 @@ def test_the_cli_dispatches_to_it(tmp_path, capsys):
     assert cli.main(["nbgrader", "export", str(tmp_path / "c"), "--exercises", "softmax"]) == 0
     out = capsys.readouterr().out
     assert "wrote 1 notebook (10 points)" in out and "nbgrader generate_assignment self_attention" in out
-    with pytest.raises(SystemExit) as stop:
-        cli.main(["nbgrader"])
-    assert stop.value.code == 2
+    assert cli.main(["nbgrader"]) == 2  # argparse's usage error, as an exit status
 
 
 def test_cells_refuse_nbgrader_delimiters_where_they_do_not_belong():

@@ -125,11 +125,11 @@ def test_zip_holds_the_folder(release):
     assert members == files
 
 
-def test_not_available_verbs_are_stubs(release):
-    for verb in ("grade", "demo", "gradescope", "release", "nbgrader"):
-        text = (release / "attnkit" / verb / "__init__.py").read_text()
-        assert "not available in the student release" in text
-    assert (release / "attnkit" / "check" / "__init__.py").read_text() == (REPO / "attnkit/check/__init__.py").read_text()
+def test_only_the_students_verbs_ship(release):
+    verbs = sorted(p.name for p in (release / "attnkit").iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert verbs == ["check", "hint", "pack", "quiz", "watch"]
+    for verb in verbs:
+        assert (release / "attnkit" / verb / "__init__.py").read_text() == (REPO / "attnkit" / verb / "__init__.py").read_text()
 
 
 def test_refuses_a_non_empty_folder_without_force(tmp_path, capsys):

@@ -11,7 +11,7 @@ import zipfile
 
 import pytest
 
-from attnkit.release.generate import NOT_AVAILABLE
+from attnkit.cli import NOT_INSTALLED, VERBS
 from grader import curriculum
 from grader.runner import NOT_IMPLEMENTED_MESSAGE, discover, run_exercise
 from grader.sandbox.inprocess import in_process
@@ -83,10 +83,38 @@ def test_hint_quiz_and_the_verbs_that_are_not_there(release, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     assert isolated(release, CLI, "quiz", "validate", env=home).returncode == 0
+    students = ("check", "watch", "hint", "pack", "quiz")
+    listed = isolated(release, CLI, "--help").stdout
+    shown = {verb for verb in VERBS if f"\n    {verb} " in listed}
+    assert shown == set(students), listed  # only the verbs the release has; no instructor verb
     for argv in (["grade", "class", "--out", "results"], ["release", "out"], ["gradescope", "build", "-o", "a.zip"]):
         done = isolated(release, CLI, *argv)
         assert done.returncode == 2
-        assert done.stderr.strip() == NOT_AVAILABLE.format(verb=argv[0])
+        assert done.stderr.strip() == NOT_INSTALLED.format(verb=argv[0], verbs=", ".join(students))
+
+
+def test_what_pack_writes_is_what_grade_takes(release, tmp_path):
+    student = tmp_path / "student"
+    shutil.copytree(release, student, ignore=shutil.ignore_patterns("__pycache__"))
+    for module in ("softmax", "masking"):
+        shutil.copyfile(SOLUTIONS / f"{module}.py", student / "exercises" / f"{module}.py")
+    for junk in (".venv/lib/site.py", "exercises/__pycache__/softmax.cpython-311.pyc", "exercises/notes.py",
+                 "exercises/data.npy"):
+        (student / junk).parent.mkdir(parents=True, exist_ok=True)
+        (student / junk).write_bytes(b"x = 1\n")
+    done = isolated(release, CLI, "pack", cwd=student)
+    assert done.returncode == 0, done.stderr
+    names = sorted(zipfile.ZipFile(student / "submission.zip").namelist())
+    assert names == sorted(f"exercises/{e.module}.py" for e in curriculum.exercises())
+    assert isolated(release, CLI, "pack", cwd=student).returncode == 2  # no silent overwrite
+    klass = tmp_path / "class"
+    klass.mkdir()
+    shutil.copyfile(student / "submission.zip", klass / "ada.zip")
+    from attnkit.grade import main as grade
+
+    assert grade(klass, tmp_path / "graded", jobs=1, progress=False) == 0
+    row = (tmp_path / "graded" / "grades.csv").read_text().splitlines()[1].split(",")
+    assert row[0] == "ada" and float(row[1]) == sum(s.points for e in ("softmax", "masking") for s in discover(e))
 
 
 def test_pytest_impl_in_the_release(release):

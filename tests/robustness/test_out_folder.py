@@ -8,6 +8,7 @@ reading. tests/grade/test_grade_cli.py has the output folder below a plain file 
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import re
 import resource
@@ -23,9 +24,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from attnkit.grade import main, run, summary
+from attnkit.grade import main, summary
 from tests.robustness.robustkit import SOLUTIONS, build_class, copy_modules, environment, grade_command, private_tmpdir
 
+run = importlib.import_module("attnkit.grade.run")  # the module (the package's `run` is the CLI's run(args))
 FIELD = re.compile(r"\{(\w+)\}")
 
 

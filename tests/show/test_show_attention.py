@@ -129,7 +129,7 @@ def test_terminal_heatmap_needs_no_matplotlib(no_matplotlib, tmp_path):
     missing = show("attention", "-o", tmp_path / "attn.png")
     assert missing.status == 2 and not (tmp_path / "attn.png").exists()
     assert missing.err == f"attnkit show: {NO_MATPLOTLIB}\n"
-    assert "pip install 'attnkit[plots]'" in missing.err
+    assert "pip install -e '.[plots]'" in missing.err  # the README's words
 
 
 def test_png_and_terminal_together(tmp_path):

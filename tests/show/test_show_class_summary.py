@@ -121,7 +121,7 @@ def test_without_matplotlib_one_line_says_how(tmp_path, no_matplotlib):
     (tmp_path / pictures.SCORES_PNG).write_bytes(b"stale picture of an earlier run")
     text = write_all(tmp_path, _class(), EXERCISES, {}, [])
     assert text.splitlines()[-1] == pictures.NO_MATPLOTLIB
-    assert "pip install 'attnkit[plots]'" in pictures.NO_MATPLOTLIB
+    assert "pip install -e '.[plots]'" in pictures.NO_MATPLOTLIB  # the README's words
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "summary.json", "summary.txt"]
 
 

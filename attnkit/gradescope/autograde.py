@@ -4,7 +4,7 @@ Grades ``ROOT/submission`` (Gradescope puts the student's upload there, zips unp
 .zip it left packed is graded as a zip; ROOT defaults to ``/autograder``) exactly as
 ``attnkit grade`` grades one student of a class folder: the same
 refusals (symlinks), the same sandbox, the same checks, hidden ones included, and the same
-Gradescope formatter (attnkit.grade.gradescope). The result is checked against the documented
+Gradescope formatter (attnkit.grade.gradescope_results). The result is checked against the documented
 results.json format (``results_schema.json``) and written to ``ROOT/results/results.json``
 atomically. When the grader itself fails, no results.json is written and the exit status is
 1: Gradescope then reports an autograder failure to the student and the instructor, instead
