@@ -1,0 +1,23 @@
+"""apply_mask that adds the mask to the scores (`scores + mask`), the additive-mask recipe applied
+to a boolean mask.
+
+Bug: True adds 1 to the allowed scores and nothing is removed.
+"""
+import numpy as np
+
+EXPECTED = {"exercise": "masking", "mistake": "apply_mask_added"}
+
+
+def causal_mask(n):
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def padding_mask(lengths, max_len):
+    return np.arange(max_len)[None, :] < np.asarray(lengths)[:, None]
+
+
+def apply_mask(scores, mask):
+    scores = np.asarray(scores)
+    if scores.dtype.kind != "f":
+        scores = scores.astype(np.float64)
+    return scores + np.asarray(mask, dtype=scores.dtype)

@@ -1,0 +1,30 @@
+"""Multi-head attention that forgets to pass the mask on to the per-head attention call.
+
+Bug: the mask is ignored.
+"""
+import numpy as np
+
+from .attention import scaled_dot_product_attention
+
+EXPECTED = {"exercise": "multihead", "mistake": "multihead_mask_ignored"}
+
+
+def split_heads(X, n_heads):
+    X = np.asarray(X)
+    *batch, n, d_model = X.shape
+    if n_heads <= 0 or d_model % n_heads:
+        raise ValueError("d_model must be divisible by n_heads")
+    return np.swapaxes(X.reshape(*batch, n, n_heads, d_model // n_heads), -3, -2)
+
+
+def merge_heads(X):
+    X = np.asarray(X)
+    *batch, h, n, d = X.shape
+    return np.swapaxes(X, -3, -2).reshape(*batch, n, h * d)
+
+
+def multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask=None):
+    X = np.asarray(X)
+    Q, K, V = (split_heads(X @ np.asarray(W), n_heads) for W in (W_Q, W_K, W_V))
+    heads, weights = scaled_dot_product_attention(Q, K, V)
+    return merge_heads(heads) @ np.asarray(W_O), weights
