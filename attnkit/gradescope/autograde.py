@@ -13,6 +13,7 @@ of a zero the student did not earn. What is printed goes to Gradescope's stdout 
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -25,6 +26,9 @@ NO_SUBMISSION = "attnkit gradescope run: no submission folder at {path} (is --ro
 GRADER_FAILED = "attnkit gradescope run: the grader failed (status {status}); no results.json was written"
 INVALID = "attnkit gradescope run: the results do not match Gradescope's results.json format: {error}"
 DONE = "attnkit gradescope run: {score:g}/{max_score:g}; wrote {path}"
+# Lines of `attnkit grade` about its class files (a temporary folder here) and the summary PNGs (never
+# drawn here): they do not apply on Gradescope, so they stay out of its log.
+NOT_ON_GRADESCOPE = ("wrote ", "pictures:")
 
 
 def copy_submission(source: Path, target: Path) -> None:
@@ -76,8 +80,11 @@ def run(root: Path, timeout: float = 10.0, memory_mb: int = 2048, out=None) -> i
             shutil.copyfile(archive, klass / f"{STUDENT}.zip")
         else:
             copy_submission(submission, klass / STUDENT)
+        log = io.StringIO()
         status = grade(klass, graded, jobs=1, timeout=timeout, memory_mb=memory_mb, progress=False,
-                       stdout=out, stderr=out)
+                       stdout=log, stderr=out)
+        out.writelines(line for line in log.getvalue().splitlines(keepends=True)
+                       if not line.startswith(NOT_ON_GRADESCOPE))
         produced = records.gradescope_path(graded, STUDENT)
         if not produced.is_file():
             print(GRADER_FAILED.format(status=status), file=out)

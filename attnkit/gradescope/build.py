@@ -2,7 +2,8 @@
 
 The zip holds, at its root (Gradescope's layout): ``setup.sh``, ``run_autograder`` and
 ``wheels/attnkit-<version>-py3-none-any.whl``, a wheel of this project (grader, checks,
-reference solutions included) built here without network from a copy of the source tree.
+reference solutions included) built from a copy of the source tree: offline with this Python's
+setuptools when it is recent enough, else in an isolated build environment pip fills from PyPI.
 Written to a temporary file beside the target, then renamed.
 """
 from __future__ import annotations
@@ -28,8 +29,10 @@ EXISTS = "attnkit gradescope build: {path} already exists; pass --force to repla
 NOT_ZIP = "attnkit gradescope build: {path}: Gradescope takes a .zip; name the output something.zip"
 NO_SOURCE = ("attnkit gradescope build: no attnkit source tree at {root} (missing {missing}); run it from a "
              "checkout of attnkit installed with `pip install -e .`")
-WHEEL_FAILED = ("attnkit gradescope build: building the attnkit wheel failed (it needs setuptools>=77 and wheel in "
-                "this Python: pip install setuptools wheel):\n{output}")
+SETUPTOOLS = 77  # pyproject.toml's [build-system] requires setuptools>=77 (license as an SPDX string)
+WHEEL_FAILED = ("attnkit gradescope build: building the attnkit wheel failed. Offline it needs "
+                "setuptools>={setuptools} in this Python ({found}): {python} -m pip install -U "
+                "'setuptools>={setuptools}' wheel, then run the same command again. pip said:\n{output}")
 
 
 class BundleError(Exception):
@@ -66,14 +69,32 @@ def build_wheel(root: Path, work: Path) -> Path:
     for name in PROJECT_PACKAGES:
         shutil.copytree(root / name, source / name, ignore=IGNORED)
     wheels = work / "wheels"
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-                           "--quiet", "--wheel-dir", str(wheels), str(source)],
+    found = setuptools_version()
+    # With a recent setuptools here, offline from this Python; otherwise pip fetches the build requirements
+    # into an isolated environment (PyPI or pip's cache), so an old setuptools in the venv does not matter.
+    offline = ["--no-build-isolation", "--no-index"] if found and found[0] >= SETUPTOOLS else []
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", *offline, "--quiet",
+                           "--wheel-dir", str(wheels), str(source)],
                           cwd=work, capture_output=True, text=True,
                           env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})  # same sources, same wheel
     built = sorted(wheels.glob("attnkit-*.whl")) if wheels.is_dir() else []
     if done.returncode != 0 or len(built) != 1:
-        raise WheelFailed(WHEEL_FAILED.format(output=(done.stderr or done.stdout).strip()[-2000:]))
+        seen = f"it has setuptools {'.'.join(map(str, found))}" if found else "it has no setuptools"
+        raise WheelFailed(WHEEL_FAILED.format(setuptools=SETUPTOOLS, found=seen, python=sys.executable,
+                                              output=(done.stderr or done.stdout).strip()[-2000:]))
     return built[0]
+
+
+def setuptools_version() -> tuple[int, ...] | None:
+    """The version of setuptools installed in this Python, as numbers (None when there is none)."""
+    import importlib.metadata
+    import re
+
+    try:
+        text = importlib.metadata.version("setuptools")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3]) or None
 
 
 def build(output: Path, force: bool = False, timeout: float = 10.0, memory_mb: int = 2048) -> Bundle:

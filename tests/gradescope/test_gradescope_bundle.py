@@ -87,7 +87,8 @@ def test_zip_layout(bundle):
     (wheel,) = [n for n in names if n.endswith(".whl")]
     assert f'pip install "./{wheel}"' in setup
     assert subprocess.run(["bash", "-n", "-c", setup]).returncode == 0
-    assert (site / "solutions" / "attention.py").is_file() and (site / "grader" / "checks" / "check_masking.py").is_file()
+    assert (site / "solutions" / "attention.py").is_file()
+    assert (site / "grader" / "checks" / "check_masking.py").is_file()
     assert (site / "attnkit" / "gradescope" / "results_schema.json").is_file()
 
 
@@ -103,8 +104,27 @@ def test_reference_solutions_score_100(bundle, tmp_path):
     assert {t["status"] for t in results["tests"]} == {"passed"}
     assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}  # hidden checks after grades
     assert "attnkit gradescope run: 100/100" in done.stdout  # Gradescope's stdout log, for instructors
+    assert "pictures:" not in done.stdout and "grades.csv" not in done.stdout  # nothing that does not apply there
+
+
+@pytest.mark.slow
+def test_what_attnkit_pack_writes_is_graded(bundle, tmp_path):
+    archive, site = bundle
+    student = tmp_path / "student"
+    shutil.copytree(SOLUTIONS, student / "exercises", ignore=shutil.ignore_patterns("__pycache__"))
+    (student / ".venv" / "lib").mkdir(parents=True)
+    (student / ".venv" / "lib" / "site.py").write_text("x = 1\n")
+    from attnkit.pack import main as pack
+
+    assert pack(student / "exercises", tmp_path / "submission.zip", out=io.StringIO()) == 0
+    root = gradescope_root(tmp_path, archive, {})
+    shutil.copyfile(tmp_path / "submission.zip", root / "submission" / "submission.zip")  # left packed
+    done, results = run_autograder(root, site)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert results["score"] == 100
     probe = subprocess.run([sys.executable, "-c", "import attnkit; print(attnkit.__file__)"],
-                           env={"PYTHONPATH": str(site), "PATH": os.environ["PATH"]}, cwd=root, capture_output=True, text=True)
+                           env={"PYTHONPATH": str(site), "PATH": os.environ["PATH"]}, cwd=root, capture_output=True,
+                           text=True)
     assert probe.stdout.startswith(str(site))  # the bundled code graded, not the working tree
 
 
