@@ -131,6 +131,26 @@ def missing_dependencies(exercise_ids) -> list[str]:
             for needed in get(name).depends_on if needed not in exercise_ids]
 
 
+SUBSET_HEADER = ("# The exercises of this course: a subset of the attnkit learning path, chosen with --exercises.\n"
+                 "# Every front end (check, grade, hint, quiz) reads its exercises from here.\n")
+
+
+def subset_text(exercise_ids) -> str:
+    """The text of a ``curriculum.yaml`` holding only these exercises' entries (what a course's subset ships)."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper, value: str):  # multi-line text (explanations) as a block, like the hand-written file
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|" if "\n" in value else None)
+
+    Dumper.add_representer(str, text)
+    data = yaml.safe_load(PATH.read_text(encoding="utf-8"))
+    data["exercises"] = [entry for entry in data["exercises"] if entry["id"] in set(exercise_ids)]
+    return SUBSET_HEADER + yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
 def _course_file(path: Path) -> list[str]:
     import yaml
 

@@ -24,8 +24,6 @@ from .verify import verify
 
 SHIPPED_VERBS = ("check", "hint", "pack", "quiz", "watch")   # the students' verbs (shipped when the project has them)
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
-SUBSET_HEADER = ("# The exercises of this course: a subset of the attnkit learning path, chosen with --exercises.\n"
-                 "# Every front end (check, hint, quiz) reads its exercises from here.\n")
 
 REPLAY_SOURCE = Path(__file__).with_name("replay.py")
 REPLACED_GRADER_MODULES = {"reference.py"}
@@ -97,7 +95,7 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
     target.mkdir(parents=True, exist_ok=True)
     for path in sorted(sources.grader.iterdir()):
         if path == curriculum.PATH and chosen != curriculum.ids():
-            (target / path.name).write_text(subset_curriculum(chosen), encoding="utf-8")
+            (target / path.name).write_text(curriculum.subset_text(chosen), encoding="utf-8")
         elif path.is_file() and path.suffix in (".yaml", ".json"):
             shutil.copyfile(path, target / path.name)
         elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:
@@ -117,15 +115,6 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
             text = public_source(text, names & hidden, str(path))
         (checks / path.name).write_text(text, encoding="utf-8")
     write_mistakes(target / "mistakes", chosen)
-
-
-def subset_curriculum(chosen: tuple[str, ...]) -> str:
-    """``curriculum.yaml`` with only the ``chosen`` exercises' entries (their text unchanged)."""
-    import yaml
-
-    data = yaml.safe_load(curriculum.PATH.read_text(encoding="utf-8"))
-    data["exercises"] = [entry for entry in data["exercises"] if entry["id"] in chosen]
-    return SUBSET_HEADER + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
 def write_quizzes(target: Path, sources: Sources, chosen: tuple[str, ...]) -> None:
