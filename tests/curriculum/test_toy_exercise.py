@@ -1,0 +1,97 @@
+"""Adding an exercise takes exactly the files docs/adding-an-exercise.md lists, and every front end shows it.
+
+A toy exercise (``tests/curriculum/toykit.py``) is added to a temporary copy of the project; each
+front end then runs from that copy in a subprocess, as an instructor or a student would run it.
+"""
+import io
+import json
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.curriculum import toykit
+from tests.curriculum.toykit import TOY, run
+
+NEW_FILES = {f"solutions/{TOY}.py", f"grader/checks/check_{TOY}.py", f"grader/mistakes/{TOY}.py", f"quizzes/{TOY}.yaml",
+             f"exercises/{TOY}.py"}                               # the last one generated
+CHANGED_FILES = {"grader/curriculum.yaml", "exercises/__init__.py"}  # one entry; the generated package doc
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    root = toykit.copy_project(tmp_path_factory.mktemp("toy") / "project")
+    toykit.add_toy(root)
+    return root
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for folder in toykit.COPIED if (root / folder).is_dir()
+            for p in (root / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+
+
+def test_adding_takes_exactly_the_documented_files(project):
+    before, after = _files(toykit.ROOT), _files(project)
+    assert set(after) - set(before) == NEW_FILES
+    assert {name for name in before if name in after and before[name] != after[name]} == CHANGED_FILES
+
+
+def test_dev_check_finds_nothing_missing(project):
+    done = run(project, "-m", "attnkit.devcheck")
+    assert re.search(rf"^  {TOY} +ok$", done.stdout, re.MULTILINE), done.stdout
+    assert "exercises complete\n" in done.stdout
+
+
+def test_check_runs_it_and_names_its_mistake(project, tmp_path):
+    passed = run(project, "-m", "attnkit", "check", TOY, "--impl", "solutions")
+    assert passed.stdout.startswith(f"PASS  {TOY}")
+    todo = run(project, "-m", "attnkit", "check", TOY, "--impl", "exercises", check=False)
+    assert todo.returncode == 1 and todo.stdout.startswith(f"TODO  {TOY}")
+    mutant = tmp_path / "mutant"
+    mutant.mkdir()
+    solution = (project / "solutions" / f"{TOY}.py").read_text(encoding="utf-8")
+    (mutant / f"{TOY}.py").write_text(solution.replace("return scores * (1.0 / math.sqrt(d_k))", "return scores"))
+    failed = run(project, "-m", "attnkit", "check", TOY, "--impl", str(mutant), check=False)
+    assert failed.returncode == 1 and "looks like the scores were not divided by sqrt(d_k)" in failed.stdout
+
+
+def test_grade_gives_it_a_column(project, tmp_path):
+    submissions = tmp_path / "submissions"
+    shutil.copytree(project / "solutions", submissions / "alice")
+    run(project, "-m", "attnkit", "grade", str(submissions), "--out", str(tmp_path / "out"), "--jobs", "1",
+        "--no-progress")
+    header, alice = (tmp_path / "out" / "grades.csv").read_text().splitlines()
+    assert header.endswith(f",{TOY}") and alice.endswith(",3")
+    assert json.loads((tmp_path / "out" / "alice.json").read_text())["score"] == float(alice.split(",")[1])
+
+
+def test_the_release_ships_it(project, tmp_path):
+    """A one-exercise course: the release holds its stub, public check, mistakes and bank, and checks it."""
+    script = (f"from pathlib import Path\nfrom attnkit.release.build import build\n"
+              f"build(Path({str(tmp_path / 'student')!r}), exercises=({TOY!r},))")
+    run(project, "-c", script)
+    student = tmp_path / "student"
+    assert sorted(p.name for p in (student / "exercises").glob("*.py")) == ["__init__.py", f"{TOY}.py"]
+    assert (student / "grader" / "checks" / f"check_{TOY}.py").is_file()
+    assert (student / "quizzes" / f"{TOY}.yaml").is_file() and f"`{TOY}`" in (student / "README.md").read_text()
+    todo = run(student, "-m", "attnkit", "check", check=False)
+    assert todo.returncode == 1 and todo.stdout.startswith(f"TODO  {TOY}")
+
+
+def test_the_nbgrader_export_has_its_notebook(project, tmp_path):
+    run(project, "-m", "attnkit", "nbgrader", "export", str(tmp_path / "course"), "--exercises", TOY)
+    notebook = json.loads((tmp_path / "course" / "source" / "self_attention" / f"{TOY}.ipynb").read_text())
+    sources = ["".join(cell["source"]) for cell in notebook["cells"]]
+    assert any(f"run_check({TOY!r}, 'test_scaled_scores_match_reference', globals())" in s for s in sources)
+
+
+def test_the_gradescope_bundle_holds_it(project, tmp_path):
+    run(project, "-m", "attnkit", "gradescope", "build", "-o", str(tmp_path / "autograder.zip"))
+    bundle = zipfile.ZipFile(tmp_path / "autograder.zip")
+    wheel_name = next(name for name in bundle.namelist() if name.endswith(".whl"))
+    wheel = zipfile.ZipFile(io.BytesIO(bundle.read(wheel_name)))
+    shipped = {f"grader/checks/check_{TOY}.py", f"grader/mistakes/{TOY}.py", f"solutions/{TOY}.py"}
+    assert shipped <= set(wheel.namelist())
+    assert f"id: {TOY}" in wheel.read("grader/curriculum.yaml").decode()

@@ -1,0 +1,164 @@
+"""A toy exercise, added to a temporary copy of the project with exactly the files
+docs/adding-an-exercise.md lists: a solution module, checks, mistakes, a quiz bank and one
+curriculum entry (the stub is generated).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+COPIED = ("attnkit", "grader", "solutions", "exercises", "quizzes", "pyproject.toml", "README.md")
+TOY = "toy_scale"
+
+SOLUTION = '''"""Exercise ``toy_scale``: the scaled dot products of queries and keys.
+
+Source: 002_5d842bf762d216d9.txt ("Scaled Dot-Product Attention").
+"""
+import math
+
+import numpy as np
+
+
+def scaled_scores(Q, K):
+    """The attention scores Q K^T / sqrt(d_k).
+
+    Parameters
+    ----------
+    Q : array_like, shape (n_q, d_k)
+        The queries.
+    K : array_like, shape (n_k, d_k)
+        The keys.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_q, n_k)
+        Float input keeps its dtype; integer or list input gives float64.
+    """
+    ### BEGIN SOLUTION implement scaled_scores: dot products of queries and keys, scaled by sqrt(d_k)
+    Q, K = np.asarray(Q), np.asarray(K)
+    if Q.dtype.kind != "f":
+        Q = Q.astype(np.float64)
+    n_q, d_k = Q.shape
+    scores = Q @ K.T.astype(Q.dtype)  # (n_q, d_k) @ (d_k, n_k) -> (n_q, n_k)
+    return scores * (1.0 / math.sqrt(d_k))
+    ### END SOLUTION
+'''
+
+CHECKS = '''"""Checks for exercise ``toy_scale``: the scaled dot products of queries and keys."""
+from grader.checks.common import DTYPES, normal
+from grader.checks.marks import check
+from grader.compare import arg, call_text, expect_close
+
+
+@check(points=2, task=1)
+def test_scaled_scores_match_reference(impl, ref, rng):
+    """scaled_scores matches the reference (float64 and float32)"""
+    for dtype in DTYPES:
+        Q, K = normal(rng, (4, 8), dtype), normal(rng, (5, 8), dtype)
+        call = call_text("scaled_scores", arg("Q", Q), arg("K", K))
+        expect_close(impl.toy_scale.scaled_scores(Q, K), ref.toy_scale.scaled_scores(Q, K), call=call)
+
+
+@check(points=1, task=1, visibility="hidden")
+def test_scaled_scores_one_key(impl, ref, rng):
+    """scaled_scores with a single key"""
+    Q, K = normal(rng, (3, 2)), normal(rng, (1, 2))
+    call = call_text("scaled_scores", arg("Q", Q), arg("K", K))
+    expect_close(impl.toy_scale.scaled_scores(Q, K), ref.toy_scale.scaled_scores(Q, K), call=call)
+'''
+
+MISTAKES = '''"""Classic mistakes of exercise ``toy_scale``."""
+from grader.mistakes.model import Mistake
+
+NO_SCALE = Mistake(
+    id="toy_scale_no_scale",
+    functions=("scaled_scores",),
+    looks_like="the scores were not divided by sqrt(d_k)",
+    hint="Dot products grow with the vector length; what keeps their spread near 1 whatever d_k is?",
+    patch=(("return scores * (1.0 / math.sqrt(d_k))", "return scores"),),
+)
+'''
+
+ENTRY = '''  - id: toy_scale
+    title: Scaled scores (a toy exercise)
+    module: toy_scale
+    depends_on: []
+    source: '002_5d842bf762d216d9.txt, "Scaled Dot-Product Attention"'
+    points: 3
+    explanation:
+      summary: |
+        The score of a query and a key is their dot product, divided by the square root of
+        the vectors' length so that the scores keep a spread near 1.
+      quotes:
+        - file: 002_5d842bf762d216d9.txt
+          section: Scaled Dot-Product Attention
+          text: Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V
+    tasks:
+      - task: 1
+        name: scaled_scores
+        hints:
+          - "Every query meets every key: which matrix product gives all the dot products at once?"
+          - "Divide by the square root of the vectors' length, d_k, the last dimension of Q."
+'''
+
+QUESTION = '''
+  - id: toy-scale-{index}
+    topic: toy_scale
+    type: true_false
+{predict}    prompt: >-
+      True or false (statement {index}), the scores of {n_q} queries and {n_k} keys form a {n_q} x {n_k} matrix.
+    answer: true
+    explanation: >-
+      Every query meets every key once, so there is one score per (query, key) pair.
+    source: {{file: 002_5d842bf762d216d9.txt, section: "Scaled Dot-Product Attention"}}
+    difficulty: easy
+'''
+
+
+def bank(questions: int = 8, predict: int = 3) -> str:
+    items = [QUESTION.format(index=i, n_q=i + 2, n_k=i + 3, predict="    predict: true\n" if i < predict else "")
+             for i in range(questions)]
+    head = "# yaml-language-server: $schema=schema.json\ntopic: toy_scale\ntitle: A toy bank\nquestions:"
+    return head + "".join(items)
+
+
+def copy_project(target: Path) -> Path:
+    """A copy of the project's packages (no tests, no caches) at ``target``."""
+    target.mkdir(parents=True)
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copyfile(source, target / name)
+    return target
+
+
+def add_toy(root: Path, leave_out: tuple[str, ...] = ()) -> dict[str, Path]:
+    """Write the toy exercise's files into the copy at ``root`` (but those named in ``leave_out``)."""
+    files = {"solution": (root / "solutions" / f"{TOY}.py", SOLUTION),
+             "checks": (root / "grader" / "checks" / f"check_{TOY}.py", CHECKS),
+             "mistakes": (root / "grader" / "mistakes" / f"{TOY}.py", MISTAKES),
+             "quiz bank": (root / "quizzes" / f"{TOY}.yaml", bank())}
+    for name, (path, text) in files.items():
+        if name not in leave_out:
+            path.write_text(text, encoding="utf-8")
+    curriculum = root / "grader" / "curriculum.yaml"
+    curriculum.write_text(curriculum.read_text(encoding="utf-8") + ENTRY, encoding="utf-8")
+    if "stub" not in leave_out:
+        run(root, "-m", "attnkit.release.stubs", "--write")
+    return {name: path for name, (path, _) in files.items()}
+
+
+def run(root: Path, *args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    """``python ARGS`` with the copy's packages first on the path (so its curriculum is the one read)."""
+    env = dict(os.environ, PYTHONPATH=str(root), ATTNKIT_HOME=str(root / ".home"), PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run([sys.executable, *args], cwd=cwd or root, env=env, capture_output=True, text=True,
+                          timeout=300)
+    if check and done.returncode != 0:
+        raise AssertionError(f"python {' '.join(args)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done
