@@ -52,16 +52,9 @@ SKIPPED_SOFTMAX = Mistake(
 DK_UNSCALED = Mistake(
     id="backward_dk_unscaled",
     functions=FUNCTIONS,
-    looks_like="dQ is right but dK is sqrt(d_k) times too large: the scale was left out of dK",
+    looks_like="dQ is right but dK is sqrt(d_k) times too large: dK was computed from the unscaled scores",
     hint="The scores are scaled Q K^T: the scale multiplies the gradient of both factors.",
     patch=((DK, "dK = np.swapaxes(dS, -1, -2) @ Q"),),
-)
-DQ_UNSCALED = Mistake(
-    id="backward_dq_unscaled",
-    functions=FUNCTIONS,
-    looks_like="dK is right but dQ is sqrt(d_k) times too large: the scale was left out of dQ",
-    hint="The scores are scaled Q K^T: the scale multiplies the gradient of both factors.",
-    patch=((DQ, "dQ = dS @ K"),),
 )
 NO_SCALE = Mistake(
     id="backward_no_scale",

@@ -1,0 +1,136 @@
+"""Checks for exercise ``attention_backward``: the gradients of the softmax and of scaled dot-product
+attention, against the reference and against central finite differences."""
+import numpy as np
+
+from grader.checks.common import normal
+from grader.checks.marks import check
+from grader.compare import arg, call_text, expect_close, expect_tuple
+
+STEP, AGREEMENT = 1e-6, 1e-6      # central differences in float64: exact to about 1e-9 at this step
+GRADIENTS = ("dQ", "dK", "dV")
+
+
+def backward_call(Q, K, V, dO, mask=None):
+    return call_text("attention_backward", arg("Q", Q), arg("K", K), arg("V", V), arg("dO", dO),
+                     *(() if mask is None else (arg("mask", mask),)))
+
+
+def expect_gradients(got, expected, *, call, atol=None, rtol=None, origin=None):
+    """(dQ, dK, dV), compared in that order."""
+    got = expect_tuple(got, call=call, names=GRADIENTS)
+    origin = expected if origin is None else origin
+    for part, name in enumerate(GRADIENTS):
+        expect_close(got[part], expected[part], call=call, what=name, atol=atol, rtol=rtol, origin=origin[part])
+    return got
+
+
+def check_backward(impl, ref, Q, K, V, dO, mask=None):
+    args = (Q, K, V, dO) + (() if mask is None else (mask,))
+    return expect_gradients(impl.attention_backward.attention_backward(*args),
+                            ref.attention_backward.attention_backward(*args), call=backward_call(Q, K, V, dO, mask))
+
+
+def central_differences(loss, arrays, index):
+    """d loss / d arrays[index], one entry at a time: (loss(x + h) - loss(x - h)) / 2h."""
+    point = [np.array(a, dtype=np.float64) for a in arrays]
+    gradient = np.zeros_like(point[index])
+    for entry in np.ndindex(gradient.shape):
+        original = point[index][entry]
+        values = []
+        for shifted in (original + STEP, original - STEP):
+            point[index][entry] = shifted
+            values.append(loss(*point))
+        point[index][entry] = original
+        gradient[entry] = (values[0] - values[1]) / (2 * STEP)
+    return gradient
+
+
+@check(points=3, task=1)
+def test_softmax_backward_matches_reference(impl, ref, rng):
+    """softmax_backward gives y * (dy - sum(dy * y)) along the softmax's axis (rows, columns, batches, float32)"""
+    for shape, axis, dtype in (((4, 5), -1, np.float64), ((4, 5), 0, np.float64), ((2, 3, 6), 1, np.float64),
+                               ((3, 4, 5), -1, np.float32)):
+        y = ref.softmax.softmax(normal(rng, shape, dtype, 2.0), axis=axis)
+        dy = normal(rng, shape, dtype)
+        call = call_text("softmax_backward", arg("y", y), arg("dy", dy), f"axis={axis}")
+        expect_close(impl.attention_backward.softmax_backward(y, dy, axis=axis),
+                     ref.attention_backward.softmax_backward(y, dy, axis=axis), call=call)
+
+
+@check(points=1, task=1)
+def test_softmax_backward_finite_differences(impl, ref, rng):
+    """softmax_backward agrees with central finite differences of sum(dy * softmax(x)) (step 1e-6, within 1e-6)"""
+    x, dy = normal(rng, (3, 5), scale=2.0), normal(rng, (3, 5))
+    y = ref.softmax.softmax(x)
+    numeric = central_differences(lambda x: float(np.sum(dy * ref.softmax.softmax(x))), [x], 0)
+    expect_close(impl.attention_backward.softmax_backward(y, dy), numeric, rtol=0, atol=AGREEMENT,
+                 call=call_text("softmax_backward", arg("y", y), arg("dy", dy)),
+                 origin=ref.attention_backward.softmax_backward(y, dy))
+
+
+@check(points=1, task=1)
+def test_softmax_backward_saturated(impl, ref, rng):
+    """softmax_backward on a saturated softmax (unscaled scores of 512-dimensional vectors): tiny, but not zero"""
+    Q, K = normal(rng, (6, 512)), normal(rng, (6, 512))
+    y = ref.softmax.softmax(Q @ K.T)                             # scores with a spread near sqrt(512) ~ 23
+    dy = normal(rng, (6, 6))
+    call = call_text("softmax_backward", arg("y", y), arg("dy", dy))
+    expect_close(impl.attention_backward.softmax_backward(y, dy), ref.attention_backward.softmax_backward(y, dy),
+                 call=call, atol=1e-12)
+
+
+@check(points=4, task=2)
+def test_attention_backward_matches_reference(impl, ref, rng):
+    """attention_backward returns (dQ, dK, dV) of sum(dO * attention output) (n_q != n_k, batches, float32)"""
+    # the first case has n_q == n_k, where a missing transpose still gives the right shapes
+    for q, k, v, dtype in (((5, 4), (5, 4), (5, 3), np.float64), ((3, 6), (7, 6), (7, 2), np.float64),
+                           ((2, 3, 4, 8), (2, 3, 6, 8), (2, 3, 6, 5), np.float64),
+                           ((2, 4, 4), (2, 4, 4), (2, 4, 3), np.float32)):
+        Q, K, V = normal(rng, q, dtype, 1.5), normal(rng, k, dtype, 1.5), normal(rng, v, dtype)
+        check_backward(impl, ref, Q, K, V, normal(rng, (*q[:-1], v[-1]), dtype))
+
+
+@check(points=3, task=2)
+def test_attention_backward_with_mask(impl, ref, rng):
+    """masked keys get no gradient: causal and padding masks, as in the forward pass"""
+    causal = np.tril(np.ones((5, 5), dtype=bool))
+    padding = np.arange(6)[None, None, :] < np.array([6, 3])[:, None, None]    # (2, 1, 6)
+    for q, k, v, mask in (((5, 4), (5, 4), (5, 3), causal), ((2, 4, 4), (2, 6, 4), (2, 6, 3), padding),
+                          ((2, 5, 8), (2, 5, 8), (2, 5, 2), causal)):
+        Q, K, V = normal(rng, q, scale=1.5), normal(rng, k, scale=1.5), normal(rng, v)
+        check_backward(impl, ref, Q, K, V, normal(rng, (*q[:-1], v[-1])), mask)
+
+
+@check(points=2, task=2)
+def test_attention_backward_fully_masked_query(impl, ref, rng):
+    """a query with no allowed key contributes zero gradient (its output is 0 whatever Q, K and V are)"""
+    Q, K, V, dO = normal(rng, (3, 4)), normal(rng, (4, 4)), normal(rng, (4, 2)), normal(rng, (3, 2))
+    mask = np.array([[True, True, False, False], [False] * 4, [True] * 4])
+    dQ = ref.attention_backward.attention_backward(Q, K, V, dO, mask)[0]
+    if np.any(dQ[1]):
+        raise AssertionError("reference gives a fully masked query a gradient")
+    check_backward(impl, ref, Q, K, V, dO, mask)
+
+
+@check(points=2, task=2)
+def test_attention_backward_finite_differences(impl, ref, rng):
+    """attention_backward agrees with central finite differences (float64, step 1e-6, within 1e-6), with a mask
+    that leaves one query without any key"""
+    Q, K, V, dO = normal(rng, (3, 4)), normal(rng, (4, 4)), normal(rng, (4, 2)), normal(rng, (3, 2))
+    mask = np.array([[True, False, True, True], [False] * 4, [True, True, True, False]])
+
+    def loss(Q, K, V):
+        return float(np.sum(dO * ref.attention.scaled_dot_product_attention(Q, K, V, mask)[0]))
+
+    numeric = tuple(central_differences(loss, [Q, K, V], index) for index in range(3))
+    expect_gradients(impl.attention_backward.attention_backward(Q, K, V, dO, mask), numeric, rtol=0, atol=AGREEMENT,
+                     call=backward_call(Q, K, V, dO, mask),
+                     origin=ref.attention_backward.attention_backward(Q, K, V, dO, mask))
+
+
+@check(points=1, task=2, visibility="hidden")
+def test_attention_backward_integer_input(impl, ref):
+    """attention_backward of integer arrays returns float64 gradients"""
+    Q, K = np.array([[1, 0], [0, 1], [1, 1]]), np.array([[1, 2], [0, 1]])
+    V, dO = np.array([[3, 1, 0], [0, 2, 1]]), np.array([[1, 0, 0], [0, 1, 0], [1, 1, 1]])
+    check_backward(impl, ref, Q, K, V, dO)              # float64 expected: the dtype is compared too

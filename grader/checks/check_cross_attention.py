@@ -1,0 +1,80 @@
+"""Checks for exercise ``cross_attention``: queries from one sequence, keys and values from another."""
+import numpy as np
+
+from grader.checks.common import expect_pair, normal
+from grader.checks.marks import check
+from grader.compare import arg, call_text
+
+NAMES = ("X", "Z", "W_Q", "W_K", "W_V", "key_padding_mask")
+
+
+def cross_call(*args):
+    return call_text("cross_attention", *(arg(name, value) for name, value in zip(NAMES, args)))
+
+
+def check_cross(impl, ref, *args):
+    """Compare the student's cross_attention(*args) with the reference's, weights first."""
+    expect_pair(impl.cross_attention.cross_attention(*args), ref.cross_attention.cross_attention(*args),
+                call=cross_call(*args))
+
+
+def projections(rng, d_x, d_z, d_k, d_v, dtype=np.float64):
+    return (normal(rng, (d_x, d_k), dtype, d_x ** -0.5), normal(rng, (d_z, d_k), dtype, d_z ** -0.5),
+            normal(rng, (d_z, d_v), dtype, d_z ** -0.5))
+
+
+@check(points=4, task=1)
+def test_cross_matches_reference(impl, ref, rng):
+    """cross_attention matches the reference: n_q != n_kv, d_x != d_z, d_k != d_v, batches, float32"""
+    # (batch, n_q, n_kv, d_x, d_z, d_k, d_v, dtype); the first case has n_q == n_kv and d_x == d_z, so a
+    # mix-up of X and Z still has the right shape and can be recognised
+    for batch, n_q, n_kv, d_x, d_z, d_k, d_v, dtype in (((), 5, 5, 6, 6, 4, 3, np.float64),
+                                                         ((), 4, 7, 5, 3, 4, 2, np.float64),
+                                                         ((2,), 3, 6, 8, 4, 4, 4, np.float64),
+                                                         ((2, 3), 4, 5, 6, 3, 2, 5, np.float32)):
+        X, Z = normal(rng, (*batch, n_q, d_x), dtype, 1.5), normal(rng, (*batch, n_kv, d_z), dtype, 1.5)
+        check_cross(impl, ref, X, Z, *projections(rng, d_x, d_z, d_k, d_v, dtype))
+
+
+@check(points=3, task=1)
+def test_cross_key_padding_mask(impl, ref, rng):
+    """key_padding_mask (True where Z's token is real) removes the padded tokens of Z from every query"""
+    for batch, n_q, n_kv, d, dtype, lengths in (((3,), 5, 5, 6, np.float64, [5, 2, 4]),
+                                                 ((2,), 3, 6, 4, np.float64, [6, 1]),
+                                                 ((2,), 4, 7, 5, np.float32, [3, 7])):
+        X, Z = normal(rng, (*batch, n_q, d), dtype), normal(rng, (*batch, n_kv, d), dtype)
+        real = np.arange(n_kv)[None, :] < np.array(lengths)[:, None]       # (batch, n_kv)
+        check_cross(impl, ref, X, Z, *projections(rng, d, d, 4, 3, dtype), real)
+    X, Z = normal(rng, (4, 5)), normal(rng, (6, 5))
+    check_cross(impl, ref, X, Z, *projections(rng, 5, 5, 3, 2), np.array([True, True, True, False, True, False]))
+
+
+@check(points=2, task=1)
+def test_cross_padding_content_is_ignored(impl, ref, rng):
+    """whatever sits in Z's padded positions (here values 1000 times larger) changes nothing"""
+    X, Z = normal(rng, (2, 4, 5)), normal(rng, (2, 6, 5))
+    Z[0, 3:] *= 1000.0
+    Z[1, 1:] *= 1000.0
+    real = np.arange(6)[None, :] < np.array([3, 1])[:, None]
+    check_cross(impl, ref, X, Z, *projections(rng, 5, 5, 4, 3), real)
+
+
+@check(points=2, task=1)
+def test_cross_no_real_token(impl, ref, rng):
+    """a query whose Z has no real token gets zero weights and a zero output, not NaN"""
+    X, Z = normal(rng, (2, 3, 4)), normal(rng, (2, 5, 4))
+    W = projections(rng, 4, 4, 4, 2)
+    real = np.array([[False] * 5, [True, True, False, False, False]])
+    output, weights = ref.cross_attention.cross_attention(X, Z, *W, real)
+    if np.any(output[0]) or np.any(weights[0]):
+        raise AssertionError("reference does not give zeros when Z has no real token")
+    check_cross(impl, ref, X, Z, *W, real)
+
+
+@check(points=1, task=1, visibility="hidden")
+def test_cross_integer_and_list_input(impl, ref):
+    """cross_attention of integer arrays or lists returns float64"""
+    X, Z = np.array([[1, 0, 2], [0, 1, 1]]), np.array([[1, 1], [0, 2], [2, 0], [1, 0]])
+    W_Q, W_K, W_V = np.array([[1, 0], [0, 1], [1, 1]]), np.array([[0, 1], [1, 0]]), np.array([[1, 2, 0], [0, 1, 1]])
+    for args in ((X, Z, W_Q, W_K, W_V), tuple(a.tolist() for a in (X, Z, W_Q, W_K, W_V))):
+        check_cross(impl, ref, *args)                       # float64 expected: the dtype is compared too

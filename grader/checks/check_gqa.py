@@ -1,0 +1,114 @@
+"""Checks for exercise ``gqa``: grouped-query attention and the size of the key/value cache it shrinks."""
+import numbers
+
+import numpy as np
+
+from grader.checks.common import expect_pair, expect_value_error, normal
+from grader.checks.marks import check
+from grader.compare import CheckFailed, arg, call_text, expect_close
+from grader.mistakes.gqa import cache_mistake
+
+GiB, MiB = 2**30, 2**20
+
+
+def gqa_call(X, W, n_heads, n_kv_heads, mask=None):
+    names = ("W_Q", "W_K", "W_V", "W_O")
+    return call_text("grouped_query_attention", arg("X", X), *(arg(n, w) for n, w in zip(names, W)),
+                     f"n_heads={n_heads}", f"n_kv_heads={n_kv_heads}", *(() if mask is None else (arg("mask", mask),)))
+
+
+def gqa_inputs(rng, shape, n_heads, n_kv_heads, dtype=np.float64):
+    """X and (W_Q, W_K, W_V, W_O) for ``n_heads`` query heads and ``n_kv_heads`` key/value heads."""
+    d_model = shape[-1]
+    d_kv = n_kv_heads * (d_model // n_heads)
+    scale = d_model ** -0.5
+    W = [normal(rng, (d_model, d), dtype, scale) for d in (d_model, d_kv, d_kv, d_model)]
+    return normal(rng, shape, dtype), W
+
+
+def check_gqa(impl, ref, X, W, n_heads, n_kv_heads, mask=None):
+    args = (X, *W, n_heads, n_kv_heads) + (() if mask is None else (mask,))
+    expected = ref.gqa.grouped_query_attention(*args)
+    expect_pair(impl.gqa.grouped_query_attention(*args), expected, call=gqa_call(X, W, n_heads, n_kv_heads, mask))
+    return expected
+
+
+@check(points=3, task=1)
+def test_repeat_kv_matches_reference(impl, ref, rng):
+    """repeat_kv puts n_rep copies of each key/value head side by side: output head j is input head j // n_rep"""
+    for shape, n_rep, dtype in (((2, 5, 3), 2, np.float64), ((2, 3, 4, 2), 3, np.float32),
+                                ((2, 2, 3, 4, 2), 2, np.float64), ((3, 4, 5), 1, np.float64)):
+        x = normal(rng, shape, dtype)
+        call = call_text("repeat_kv", arg("x", x), f"n_rep={n_rep}")
+        expect_close(impl.gqa.repeat_kv(x, n_rep), ref.gqa.repeat_kv(x, n_rep), call=call)
+    x = np.arange(24).reshape(1, 3, 2, 4)                       # integers: only data moves, the dtype stays
+    expect_close(impl.gqa.repeat_kv(x, 2), ref.gqa.repeat_kv(x, 2), call=call_text("repeat_kv", arg("x", x), "n_rep=2"))
+
+
+@check(points=4, task=2)
+def test_gqa_matches_reference(impl, ref, rng):
+    """grouped_query_attention matches the reference (groups of 2, 3 and 4 query heads, batches, masks, float32)"""
+    causal = np.tril(np.ones((5, 5), dtype=bool))
+    for shape, n_heads, n_kv_heads, dtype, mask in (((5, 8), 4, 2, np.float64, None),
+                                                    ((2, 5, 12), 6, 2, np.float64, causal),
+                                                    ((2, 5, 16), 8, 2, np.float32, None),
+                                                    ((5, 12), 6, 3, np.float32, causal)):
+        X, W = gqa_inputs(rng, shape, n_heads, n_kv_heads, dtype)
+        check_gqa(impl, ref, X, W, n_heads, n_kv_heads, mask)
+
+
+@check(points=2, task=2)
+def test_gqa_with_as_many_kv_heads_as_heads(impl, ref, rng):
+    """with n_kv_heads == n_heads, grouped_query_attention is ordinary multi-head self-attention"""
+    for shape, n_heads, mask in (((6, 8), 2, None), ((2, 5, 12), 3, np.tril(np.ones((5, 5), dtype=bool)))):
+        X, W = gqa_inputs(rng, shape, n_heads, n_heads)
+        expected = check_gqa(impl, ref, X, W, n_heads, n_heads, mask)
+        multihead = ref.multihead.multi_head_self_attention(X, *W, n_heads, mask)
+        if not all(np.allclose(a, b) for a, b in zip(expected, multihead)):
+            raise AssertionError("reference grouped-query attention differs from multi-head attention")
+
+
+@check(points=2, task=2)
+def test_gqa_multi_query(impl, ref, rng):
+    """with n_kv_heads == 1 (multi-query attention) every query head attends with the same keys and values"""
+    padding = np.arange(6)[None, None, :] < np.array([6, 3])[:, None, None]     # (batch, 1, n)
+    for shape, n_heads, mask in (((6, 8), 4, None), ((2, 6, 12), 3, padding)):
+        X, W = gqa_inputs(rng, shape, n_heads, 1)
+        check_gqa(impl, ref, X, W, n_heads, 1, mask)
+
+
+@check(points=1, task=2, visibility="hidden")
+def test_gqa_rejects_indivisible(impl, ref, rng):
+    """grouped_query_attention raises ValueError when d_model % n_heads or n_heads % n_kv_heads is not 0"""
+    X, W = gqa_inputs(rng, (3, 8), 4, 2)
+    check_gqa(impl, ref, X, W, 4, 2)                          # a valid call must work before errors score
+    for d_model, n_heads, n_kv_heads, why in ((6, 4, 1, "d_model=6 is not divisible by n_heads=4"),
+                                             (12, 4, 3, "n_heads=4 is not divisible by n_kv_heads=3")):
+        X = normal(rng, (3, d_model))
+        d_kv = n_kv_heads * max(d_model // n_heads, 1)
+        W = [normal(rng, (d_model, d)) for d in (d_model, d_kv, d_kv, d_model)]
+        expect_value_error(lambda X=X, W=W, h=n_heads, g=n_kv_heads: impl.gqa.grouped_query_attention(X, *W, h, g),
+                           call=gqa_call(X, W, n_heads, n_kv_heads), why=why)
+
+
+@check(points=3, task=3)
+def test_kv_cache_bytes(impl, ref):
+    """kv_cache_bytes: 32 layers, 32 heads of 128, 4096 tokens, float16 take 2 GiB with 32 kv heads, 512 MiB
+    with 8 and 64 MiB with 1 (one head's 4096 x 4096 float32 attention weights are 64 MiB too)"""
+    # the first call's factors 2 (keys and values), 3 (layers) and 4 (bytes) differ, so a result too small by
+    # one of them shows which one was left out
+    cases = [dict(n_layers=3, n_kv_heads=2, d_head=64, seq_len=100, batch=5, bytes_per_value=4)]
+    cases += [dict(n_layers=32, n_kv_heads=n_kv_heads, d_head=128, seq_len=4096) for n_kv_heads in (32, 8, 1)]
+    cases += [dict(n_layers=80, n_kv_heads=8, d_head=128, seq_len=131072, batch=64, bytes_per_value=2)]
+    for sizes in cases:
+        call = call_text("kv_cache_bytes", *(f"{k}={v}" for k, v in sizes.items()))
+        expected = ref.gqa.kv_cache_bytes(**sizes)
+        got = impl.gqa.kv_cache_bytes(**sizes)
+        if not isinstance(got, numbers.Integral):
+            raise CheckFailed(f"{call} returned {got!r} ({type(got).__name__}); expected the int {expected}")
+        if got != expected:
+            mistake = cache_mistake(got, expected, sizes["n_layers"], sizes.get("bytes_per_value", 2))
+            raise CheckFailed(f"{call} returned {got} ({got / MiB:g} MiB); expected {expected} "
+                              f"({expected / MiB:g} MiB)", mistake)
+    if [ref.gqa.kv_cache_bytes(**sizes) for sizes in cases[1:4]] != [2 * GiB, 512 * MiB, 64 * MiB]:
+        raise AssertionError("reference kv_cache_bytes does not give 2 GiB, 512 MiB and 64 MiB")

@@ -1,0 +1,84 @@
+"""Checks for exercise ``linear_attention``: the elu + 1 feature map, linear attention, its causal form and
+its memory (never an n x n array)."""
+import numpy as np
+
+from grader.checks.common import expect_value_error, normal
+from grader.checks.marks import check
+from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
+from grader.mistakes.linear_attention import FULL_MATRIX
+
+MEMORY_N, MEMORY_D = 4096, 16
+
+
+def linear_call(Q, K, V, causal=None):
+    return call_text("linear_attention", arg("Q", Q), arg("K", K), arg("V", V),
+                     *(() if causal is None else (f"causal={causal}",)))
+
+
+def check_linear(impl, ref, Q, K, V, causal):
+    expect_close(impl.linear_attention.linear_attention(Q, K, V, causal=causal),
+                 ref.linear_attention.linear_attention(Q, K, V, causal=causal), call=linear_call(Q, K, V, causal))
+
+
+@check(points=2, task=1)
+def test_elu_feature_map(impl, ref, rng):
+    """elu_feature_map is x + 1 for x > 0 and exp(x) elsewhere, without overflow for large x, in the input's dtype"""
+    for x in (np.array([-30.0, -2.0, -0.5, 0.0, 0.5, 3.0, 800.0]), normal(rng, (3, 4, 5), np.float32, 3.0),
+              normal(rng, (2, 6), np.float64, 2.0), np.array([[-2, 0, 3]])):
+        expect_close(impl.linear_attention.elu_feature_map(x), ref.linear_attention.elu_feature_map(x),
+                     call=call_text("elu_feature_map", arg("x", x)))
+
+
+@check(points=4, task=2)
+def test_linear_matches_reference(impl, ref, rng):
+    """linear_attention matches the reference: phi(q_i)^T S / (phi(q_i)^T z + eps) (n_q != n_k, batches, float32)"""
+    for q, k, v, dtype in (((5, 4), (5, 4), (5, 3), np.float64), ((3, 6), (7, 6), (7, 2), np.float64),
+                           ((2, 3, 4, 8), (2, 3, 6, 8), (2, 3, 6, 5), np.float32),
+                           ((2, 4, 4), (2, 9, 4), (2, 9, 4), np.float32)):
+        Q, K, V = normal(rng, q, dtype, 1.5), normal(rng, k, dtype, 1.5), normal(rng, v, dtype)
+        check_linear(impl, ref, Q, K, V, False)
+
+
+@check(points=3, task=2)
+def test_linear_causal(impl, ref, rng):
+    """with causal=True query i sums only over keys j <= i (its own included), numerator and normaliser alike"""
+    for shape, d_v, dtype in (((6, 4), 3, np.float64), ((2, 5, 3), 4, np.float64), ((2, 2, 7, 4), 4, np.float32),
+                              ((1, 4), 2, np.float64)):
+        Q, K = normal(rng, shape, dtype, 1.5), normal(rng, shape, dtype, 1.5)
+        V = normal(rng, (*shape[:-1], d_v), dtype)
+        check_linear(impl, ref, Q, K, V, True)
+
+
+@check(points=1, task=2, visibility="hidden")
+def test_linear_causal_needs_equal_lengths(impl, ref, rng):
+    """linear_attention with causal=True raises ValueError when n_q != n_k"""
+    Q, K, V = normal(rng, (4, 3)), normal(rng, (4, 3)), normal(rng, (4, 2))
+    check_linear(impl, ref, Q, K, V, True)                      # a valid call must work before errors score
+    K, V = normal(rng, (6, 3)), normal(rng, (6, 2))
+    expect_value_error(lambda: impl.linear_attention.linear_attention(Q, K, V, causal=True),
+                       call=linear_call(Q, K, V, True), why="a causal query i needs key i: n_q must equal n_k")
+
+
+@check(points=5, task=3)
+def test_linear_memory(impl, ref, rng):
+    """linear_attention at n = 4096, d = 16 never holds an n x n array: peak extra memory under 1/8 of an n x n
+    float64 matrix (16 MiB of 128 MiB), and under 1/4 with causal=True"""
+    n, d = MEMORY_N, MEMORY_D
+    Q, K, V = normal(rng, (n, d)), normal(rng, (n, d)), normal(rng, (n, d))
+    full = n * n * 8
+    for causal, budget in ((False, full // 8), (True, full // 4)):
+        call = linear_call(Q, K, V, causal)
+        got, peak = impl.linear_attention.linear_attention.measure(Q, K, V, causal=causal)
+        expect_close(expect_array(got, call=call, shape=(n, d)),
+                     ref.linear_attention.linear_attention(Q, K, V, causal=causal), call=call)
+        # tracemalloc runs in the student's process, where it can be patched; the operating system's view of
+        # what the process held before the call and how far it grew during it cannot (limit: half a matrix)
+        kernel = getattr(impl.transport, "kernel_memory", None)
+        limits = [("used", peak - n * d * 8, budget)]           # the (n, d) result is not extra
+        if kernel is not None:
+            limits += [("held", kernel.held_before, full // 2), ("grew by", kernel.growth, full // 2)]
+        for what, amount, limit in limits:
+            if amount >= limit:
+                raise CheckFailed(f"{call} {what} {amount / 2**20:.1f} MiB of memory; expected less than "
+                                  f"{limit / 2**20:.0f} MiB (one {n} x {n} float64 matrix is {full / 2**20:.0f} MiB)",
+                                  FULL_MATRIX if amount >= full // 2 else None)

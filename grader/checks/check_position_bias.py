@@ -1,0 +1,89 @@
+"""Checks for exercise ``position_bias``: ALiBi slopes and biases, sliding windows, attention with a bias."""
+import numpy as np
+
+from grader.checks.common import expect_mask, expect_pair, expect_value_error, normal
+from grader.checks.marks import check
+from grader.compare import arg, call_text, expect_close
+
+
+def check_slopes(impl, ref, counts):
+    for n_heads in counts:
+        expect_close(impl.position_bias.alibi_slopes(n_heads), ref.position_bias.alibi_slopes(n_heads),
+                     call=f"alibi_slopes({n_heads})")
+
+
+def biased_call(Q, K, V, bias=None, mask=None):
+    extra = (() if bias is None else (arg("bias", bias),)) + (() if mask is None else (arg("mask", mask),))
+    return call_text("biased_attention", arg("Q", Q), arg("K", K), arg("V", V), *extra)
+
+
+def check_biased(impl, ref, Q, K, V, bias=None, mask=None):
+    expect_pair(impl.position_bias.biased_attention(Q, K, V, bias, mask),
+                ref.position_bias.biased_attention(Q, K, V, bias, mask), call=biased_call(Q, K, V, bias, mask))
+
+
+@check(points=2, task=1)
+def test_alibi_slopes_power_of_two(impl, ref):
+    """alibi_slopes for 1, 2, 4, 8 and 16 heads: 8 heads give 1/2, 1/4, ..., 1/256"""
+    check_slopes(impl, ref, (8, 1, 2, 4, 16))
+    if not np.allclose(ref.position_bias.alibi_slopes(8), 0.5 ** np.arange(1, 9)):
+        raise AssertionError("reference ALiBi slopes for 8 heads are not 1/2 .. 1/256")
+
+
+@check(points=2, task=1)
+def test_alibi_slopes_other_head_counts(impl, ref):
+    """alibi_slopes for 3, 5, 6, 12 and 20 heads: a power of two's slopes, then every other slope of twice as many"""
+    check_slopes(impl, ref, (12, 6, 3, 5, 20))
+
+
+@check(points=3, task=2)
+def test_alibi_bias_matches_reference(impl, ref):
+    """alibi_bias: minus each head's slope times the query-key distance, queries on the last n_q positions"""
+    for args in ((8, 5), (4, 3, 6), (6, 1, 7), (12, 4, 4), (3, 6)):
+        expect_close(impl.position_bias.alibi_bias(*args), ref.position_bias.alibi_bias(*args),
+                     call=call_text("alibi_bias", *map(str, args)))
+
+
+@check(points=3, task=3)
+def test_sliding_window_mask_matches_reference(impl, ref):
+    """sliding_window_mask: causal windows (window keys, the query's own included), symmetric ones, window >= n"""
+    for n, window, causal in ((8, 3, True), (6, 2, False), (7, 1, True), (5, 5, True), (4, 9, True), (6, 3, False),
+                              (5, 1, False)):
+        call = call_text("sliding_window_mask", str(n), str(window), f"causal={causal}")
+        expect_mask(impl.position_bias.sliding_window_mask(n, window, causal),
+                    ref.position_bias.sliding_window_mask(n, window, causal), call=call)
+
+
+@check(points=1, task=3, visibility="hidden")
+def test_sliding_window_rejects_empty_window(impl, ref):
+    """sliding_window_mask raises ValueError for a window smaller than 1"""
+    expect_mask(impl.position_bias.sliding_window_mask(4, 2), ref.position_bias.sliding_window_mask(4, 2),
+                call="sliding_window_mask(4, 2)")                 # a valid call must work before errors score
+    for window in (0, -1):
+        expect_value_error(lambda window=window: impl.position_bias.sliding_window_mask(4, window),
+                           call=f"sliding_window_mask(4, {window})", why="a window must hold at least one key")
+
+
+@check(points=4, task=4)
+def test_biased_attention_with_alibi(impl, ref, rng):
+    """biased_attention adds the bias after the 1/sqrt(d_k) scaling: ALiBi per head, masks, float32"""
+    causal = np.tril(np.ones((6, 6), dtype=bool))
+    for batch, n_heads, n_q, n_k, d, dtype, mask in (((), 4, 6, 6, 8, np.float64, causal),
+                                                     ((2,), 4, 6, 6, 4, np.float64, None),
+                                                     ((), 3, 2, 5, 8, np.float32, None),
+                                                     ((2,), 2, 6, 6, 8, np.float32, causal)):
+        Q = normal(rng, (*batch, n_heads, n_q, d), dtype, 1.5)
+        K = normal(rng, (*batch, n_heads, n_k, d), dtype, 1.5)
+        V = normal(rng, (*batch, n_heads, n_k, d), dtype)
+        check_biased(impl, ref, Q, K, V, 4 * ref.position_bias.alibi_bias(n_heads, n_q, n_k), mask)
+
+
+@check(points=2, task=4)
+def test_biased_attention_mask_beats_bias(impl, ref, rng):
+    """a masked key gets weight 0 whatever its bias; a query with no allowed key gets zeros, not NaN"""
+    Q, K, V = normal(rng, (4, 4)), normal(rng, (5, 4)), normal(rng, (5, 3))
+    bias = normal(rng, (4, 5))
+    bias[:, 4] = 30.0                                           # a key the mask forbids, with a huge bias
+    mask = np.array([[True, True, False, False, False], [False] * 5, [True] * 4 + [False], [True] * 4 + [False]])
+    check_biased(impl, ref, Q, K, V, bias, mask)
+    check_biased(impl, ref, Q, K, V, mask=mask)
