@@ -67,8 +67,8 @@ def test_points_per_exercise_equal_the_graders(exported, exercise):
     assert [meta(c)["points"] for c in grades] == [spec.points for spec in sorted(specs, key=lambda s: s.task)]
 
 
-def test_total_points_are_100(exported):
-    assert sum(meta(c)["points"] for nb in exported.values() for c in grade_cells(nb)) == 100
+def test_total_points_are_the_curriculums(exported):
+    assert sum(meta(c)["points"] for nb in exported.values() for c in grade_cells(nb)) == curriculum.total_points()
 
 
 @pytest.mark.parametrize("exercise", curriculum.ids())
@@ -122,9 +122,9 @@ def test_test_cells_call_the_graders_checks_and_hold_no_copy(exported, exercise)
     assert sorted(called) == sorted(specs)
 
 
-def test_seven_hidden_checks_in_all(exported):
+def test_every_hidden_check_is_hidden(exported):
     hidden = [c for nb in exported.values() for c in grade_cells(nb) if "BEGIN HIDDEN TESTS" in source(c)]
-    assert len(hidden) == sum(s.visibility == "hidden" for e in curriculum.ids() for s in discover(e)) == 7
+    assert len(hidden) == sum(s.visibility == "hidden" for e in curriculum.ids() for s in discover(e)) > 0
 
 
 @pytest.mark.parametrize("exercise", curriculum.ids())
