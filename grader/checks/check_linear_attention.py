@@ -69,8 +69,12 @@ def test_linear_memory(impl, ref, rng):
     for causal, budget in ((False, full // 8), (True, full // 4)):
         call = linear_call(Q, K, V, causal)
         got, peak = impl.linear_attention.linear_attention.measure(Q, K, V, causal=causal)
-        expect_close(expect_array(got, call=call, shape=(n, d)),
-                     ref.linear_attention.linear_attention(Q, K, V, causal=causal), call=call)
+        got = expect_array(got, call=call, shape=(n, d))
+        # 64 rows are compared (what the reference returns is kept small): the last ones, which see every
+        # key, or with causal=True the first ones, which see only the first 64 tokens
+        rows, keys = (slice(0, 64), slice(0, 64)) if causal else (slice(n - 64, n), slice(0, n))
+        expect_close(got[rows], ref.linear_attention.linear_attention(Q[rows], K[keys], V[keys], causal=causal),
+                     call=call, what=f"rows {rows.start}..{rows.stop - 1}")
         # tracemalloc runs in the student's process, where it can be patched; the operating system's view of
         # what the process held before the call and how far it grew during it cannot (limit: half a matrix)
         kernel = getattr(impl.transport, "kernel_memory", None)
