@@ -24,10 +24,13 @@ import pytest
 from attnkit.gradescope import build as bundle_build
 from attnkit.gradescope import main
 from attnkit.gradescope.autograde import SCHEMA_PATH, lone_zip, run
+from grader import curriculum
+from grader.runner import discover
 
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS, EXERCISES = REPO / "solutions", REPO / "exercises"
 SCHEMA = json.loads(SCHEMA_PATH.read_text())
+TOTAL = sum(spec.points for exercise in curriculum.ids() for spec in discover(exercise))  # hidden checks included
 
 
 @pytest.fixture(scope="module")
@@ -93,17 +96,17 @@ def test_zip_layout(bundle):
 
 
 @pytest.mark.slow
-def test_reference_solutions_score_100(bundle, tmp_path):
+def test_reference_solutions_score_full_marks(bundle, tmp_path):
     archive, site = bundle
     root = gradescope_root(tmp_path, archive, modules_of(SOLUTIONS))
     done, results = run_autograder(root, site)
     assert done.returncode == 0, done.stdout + done.stderr
     jsonschema.validate(results, SCHEMA)
-    assert results["score"] == 100
-    assert sum(t["max_score"] for t in results["tests"]) == 100
+    assert results["score"] == TOTAL
+    assert sum(t["max_score"] for t in results["tests"]) == TOTAL
     assert {t["status"] for t in results["tests"]} == {"passed"}
     assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}  # hidden checks after grades
-    assert "attnkit gradescope run: 100/100" in done.stdout  # Gradescope's stdout log, for instructors
+    assert f"attnkit gradescope run: {TOTAL:g}/{TOTAL:g}" in done.stdout  # Gradescope's stdout log, for instructors
     assert "pictures:" not in done.stdout and "grades.csv" not in done.stdout  # nothing that does not apply there
 
 
@@ -121,7 +124,7 @@ def test_what_attnkit_pack_writes_is_graded(bundle, tmp_path):
     shutil.copyfile(tmp_path / "submission.zip", root / "submission" / "submission.zip")  # left packed
     done, results = run_autograder(root, site)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert results["score"] == 100
+    assert results["score"] == TOTAL
     probe = subprocess.run([sys.executable, "-c", "import attnkit; print(attnkit.__file__)"],
                            env={"PYTHONPATH": str(site), "PATH": os.environ["PATH"]}, cwd=root, capture_output=True,
                            text=True)
