@@ -11,12 +11,13 @@ import re
 import sys
 from pathlib import Path
 
+from attnkit.arguments import add_exercises_argument
+
 USAGE_EPILOG = "then: cd COURSE_DIR && nbgrader generate_assignment self_attention (see docs/nbgrader.md)"
 COURSE_NOT_EMPTY = ("attnkit nbgrader export: {path} is not empty. Choose a new folder, or pass --force to replace its "
                     "nbgrader_config.py and source/{assignment}/ (everything else there is kept).")
 NOT_A_FOLDER = "attnkit nbgrader export: {path} exists and is not a folder"
 BAD_COURSE_ID = "attnkit nbgrader export: the course id {course_id!r} may only hold letters, digits, '_', '-' and '.'"
-UNKNOWN_EXERCISE = "attnkit nbgrader export: unknown exercise {name!r}; the exercises are: {known}"
 CANNOT_WRITE = "attnkit nbgrader export: cannot write the course to {path}: {reason}"
 BAD_SOLUTIONS = "attnkit nbgrader export: the solutions cannot be laid out as notebooks: {reason}"
 WROTE = ("wrote {count} notebook{s} ({points:g} points) to {path}/source/{assignment}/ "
@@ -31,25 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                               description="Write nbgrader_config.py and source/self_attention/<exercise>.ipynb "
                                           "(solutions, seed explanations, the kit's checks as locked test cells).")
     export.add_argument("course_dir", metavar="COURSE_DIR", type=Path)
-    export.add_argument("--exercises", nargs="+", metavar="EXERCISE",
-                        help="only these exercises (names separated by spaces or commas; default: all)")
+    add_exercises_argument(export)
     export.add_argument("--force", action="store_true",
                         help="write into a non-empty folder, replacing nbgrader_config.py and source/self_attention/")
     export.add_argument("--course-id", default=None, metavar="ID", help="nbgrader course id (default: attnkit)")
-
-
-def selected(names: list[str] | None) -> tuple[str, ...]:
-    """The chosen exercise ids in learning-path order (``ValueError`` naming an unknown one)."""
-    from grader import curriculum
-
-    known = curriculum.ids()
-    if not names:
-        return known
-    wanted = [name for item in names for name in item.split(",") if name]
-    for name in wanted:
-        if name not in known:
-            raise ValueError(UNKNOWN_EXERCISE.format(name=name, known=", ".join(known)))
-    return tuple(exercise for exercise in known if exercise in wanted)
 
 
 def export(course_dir: Path, exercises: tuple[str, ...], *, force: bool = False, course_id: str | None = None) -> int:
@@ -95,9 +81,7 @@ def run(args) -> int:
     if args.course_id is not None and not re.fullmatch(r"[A-Za-z0-9_.\-]+", args.course_id):
         print(BAD_COURSE_ID.format(course_id=args.course_id), file=sys.stderr)
         return 2
-    try:
-        exercises = selected(args.exercises)
-    except ValueError as error:
-        print(error, file=sys.stderr)
-        return 2
+    from grader import curriculum
+
+    exercises = curriculum.ids() if args.exercises is None else args.exercises
     return export(args.course_dir, exercises, force=args.force, course_id=args.course_id)
