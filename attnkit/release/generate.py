@@ -1,7 +1,6 @@
 """The files the student release gets instead of the trusted ones: texts, generated at build time.
 
 * ``grader/reference.py``: ``reference()`` answers from the recording (``grader/replay.py``);
-* ``grader/mistakes/<module>.py``: the same Mistake constants, and functions replaying recorded outputs;
 * ``pyproject.toml`` (installs attnkit, grader and quizzes; no solutions) and ``README.md``.
 """
 from __future__ import annotations
@@ -9,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from string import Template
 
-from grader.compare import Mistake
-
 README_TEMPLATE = Path(__file__).with_name("student_readme.md")
+EXAMPLE_MISTAKE = "attention_no_scale"  # the failure the README shows, with its real wording
 
 REFERENCE_MODULE = '''"""The reference as the checks see it in the student release: recorded values, replayed.
 
@@ -27,45 +25,6 @@ from .replay import installed
 def reference():
     """A namespace with one attribute per exercise module: ``reference().softmax.softmax(x)``."""
     return installed().reference()
-'''
-
-MISTAKES_INIT = '''"""Classic mistakes, one module per exercise, for diagnosing a wrong answer (student release).
-
-Each module has the kit's :class:`grader.compare.Mistake` constants; its functions answer with
-the outputs ``attnkit release`` recorded from the real mistake variants (``grader/replay.py``).
-"""
-from __future__ import annotations
-
-MODULES = $modules
-
-
-def all_mistakes() -> dict:
-    """Every Mistake constant of every module, by id."""
-    import importlib
-
-    from ..compare import Mistake
-
-    found = {}
-    for name in MODULES:
-        module = importlib.import_module(f"{__name__}.{name}")
-        for value in vars(module).values():
-            if isinstance(value, Mistake):
-                found[value.id] = value
-    return found
-'''
-
-MISTAKES_MODULE = '''"""$title
-
-Student release: the functions below answer with recorded outputs (see grader/replay.py).
-"""
-from __future__ import annotations
-
-from ..compare import Mistake
-from ..replay import installed
-
-$constants
-
-$functions
 '''
 
 PYPROJECT = '''[build-system]
@@ -97,18 +56,6 @@ quizzes = ["*.yaml", "*.json"]
 '''
 
 
-def mistakes_module(title: str, module: str, constants: dict[str, Mistake], functions: list[str]) -> str:
-    """Source of a replayed ``grader/mistakes/<module>.py``."""
-    shown = "\n".join(f"{name} = Mistake(\n    {m.id!r},\n    {m.looks_like!r},\n    {m.hint!r},\n)"
-                      for name, m in constants.items())
-    calls = "\n".join(f"{name} = installed().mistake_function({module!r}, {name!r})" for name in functions)
-    return Template(MISTAKES_MODULE).substitute(title=title, constants=shown, functions=calls)
-
-
-def mistakes_init(modules: list[str]) -> str:
-    return Template(MISTAKES_INIT).substitute(modules=repr(tuple(modules)))
-
-
 def pyproject(version: str, requires_python: str, dependencies: list[str]) -> str:
     listed = "\n".join(f"    {d!r}," for d in dependencies).replace("'", '"')
     return Template(PYPROJECT).substitute(version=version, requires_python=requires_python, dependencies=listed)
@@ -123,6 +70,10 @@ def readme(exercises: list[tuple[str, str, float, int]], hidden_checks: int, hid
     attention = next(((points, count) for e, _, points, count in exercises if e == "attention"), (0, 0))
     watch = ("attnkit watch                 # re-run the checks of what you change, each time you save\n"
              if "watch" in verbs else "")
+    from grader.mistakes import all_mistakes
+
+    example = all_mistakes()[EXAMPLE_MISTAKE]
     return Template(README_TEMPLATE.read_text(encoding="utf-8")).substitute(
-        table=table, public_checks=sum(e[3] for e in exercises), public_points=f"{sum(e[2] for e in exercises):g}",
-        graded=graded, watch=watch, attention_points=f"{attention[0]:g}", attention_checks=attention[1])
+        looks_like=example.looks_like, hint=example.hint, table=table, public_checks=sum(e[3] for e in exercises),
+        public_points=f"{sum(e[2] for e in exercises):g}", graded=graded, watch=watch,
+        attention_points=f"{attention[0]:g}", attention_checks=attention[1])
