@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader import curriculum
+from grader import curriculum, mistakes
 from grader.runner import discover
 
 from . import generate, leaks, stubs
 from .public import public_source
-from .record import module_surface, public_checks, record
+from .record import public_checks, record, released_mistakes
 from .replay import Replay, Store
 from .sources import BuildFailed, Sources
 from .verify import verify
@@ -26,7 +27,9 @@ SHIPPED_VERBS = ("check", "hint", "pack", "quiz", "watch")   # the students' ver
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 
 REPLAY_SOURCE = Path(__file__).with_name("replay.py")
+MISTAKES = Path(curriculum.__file__).with_name("mistakes")
 REPLACED_GRADER_MODULES = {"reference.py"}
+MISTAKE_TAGS = re.compile(r"^(?P<indent>[ \t]+)mistakes: \[(?P<ids>[^\]]*)\]\n", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -118,29 +121,36 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
 
 
 def write_quizzes(target: Path, sources: Sources, chosen: tuple[str, ...]) -> None:
-    """The question banks: every bank but those of exercises left out of the course."""
+    """The question banks: every bank but those of exercises left out of the course, whose mistakes
+    are also left out of the questions' ``mistakes:`` tags (the release's registry does not know them)."""
     left_out = set(curriculum.ids()) - set(chosen)
     shutil.copytree(sources.quizzes, target, ignore=lambda folder, names: [
         *SKIPPED(folder, names), *(name for name in names if name.removesuffix(".yaml") in left_out)])
+    if left_out:
+        known = {mistake.id for exercise in chosen for mistake in mistakes.of_exercise(exercise)}
+        for bank in target.glob("*.yaml"):
+            bank.write_text(kept_mistake_tags(bank.read_text(encoding="utf-8"), known), encoding="utf-8")
+
+
+def kept_mistake_tags(text: str, known: set[str]) -> str:
+    """A bank's text with only the ``known`` ids in its ``mistakes: [...]`` lists (a list left empty goes)."""
+
+    def keep(match: re.Match) -> str:
+        ids = [name.strip() for name in match["ids"].split(",") if name.strip() in known]
+        return f"{match['indent']}mistakes: [{', '.join(ids)}]\n" if ids else ""
+
+    return MISTAKE_TAGS.sub(keep, text)
 
 
 def write_mistakes(target: Path, chosen: tuple[str, ...]) -> None:
+    """``grader/mistakes/``: the registry and the model as they are, each exercise's mistakes without patches."""
     target.mkdir()
-    names = []
+    for name in ("__init__.py", "model.py"):
+        shutil.copyfile(MISTAKES / name, target / name)
     for exercise in chosen:
-        name = f"grader.mistakes.{exercise}"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name != name:
-                raise
-            continue
-        constants, functions = module_surface(module)
-        title = (module.__doc__ or f"Classic {exercise} mistakes.").strip().splitlines()[0]
-        (target / f"{exercise}.py").write_text(generate.mistakes_module(title, exercise, constants, functions),
-                                               encoding="utf-8")
-        names.append(exercise)
-    (target / "__init__.py").write_text(generate.mistakes_init(names), encoding="utf-8")
+        text = released_mistakes(exercise)
+        if text is not None:
+            (target / f"{exercise}.py").write_text(text, encoding="utf-8")
 
 
 def write_attnkit(target: Path, sources: Sources) -> None:

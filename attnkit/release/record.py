@@ -1,31 +1,30 @@
-"""Record what the reference and the mistake variants return to the public checks.
+"""Record what the reference and its classic mistakes return to the public checks.
 
-The checks run unchanged: ``ref`` is a recording proxy of the reference solutions, and for
-the duration of the run every ``grader.mistakes`` module a check module refers to is swapped
-for a proxy of the same names (see :func:`checks_using`). Mistake candidates are lazy; the
-recorder evaluates every candidate of every call (a student's wrong answer will ask for
-them), and ``expect_close`` is wrapped to evaluate the candidates a check builds inline
-(``lambda: ref.attention...``), so the recording holds everything a failing student needs.
+The checks run unchanged, through the single executor: ``ref`` answers from a
+:class:`RecordingReference`, which calls the reference solutions and records every result. It
+also tells ``grader.diagnosis`` to evaluate every classic mistake registered for the function
+right after each call (``records_mistakes``) and records those outputs too (``mistaken``), so
+the release can diagnose a student's wrong value without shipping any solution code.
+Objects the reference returns (a ``KVCache``) are recorded as :class:`~attnkit.release.replay.Handle`
+named by their history, their method calls like any other call.
 """
 from __future__ import annotations
 
 import importlib
 import inspect
-import types
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from string import Template
+from typing import Any, Callable
 
 import numpy as np
 
-from grader import compare, curriculum
-from grader.compare import Mistake
+from grader import curriculum
+from grader.mistakes import model, of_exercise
 from grader.results import CheckResult
-from grader.runner import CheckSpec, check_module_name, discover, execute
+from grader.runner import CheckSpec, discover, execute
 
-from .replay import FORMAT, NEAR_LIMIT, call_key, canonical
+from .replay import FORMAT, NEAR_LIMIT, Handle, call_key, canonical, handles, mistake_key, moved_on
 
-MISTAKES_PACKAGE = "grader.mistakes"
-SHARED_CHECK_MODULES = ("grader.checks.common",)
+PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, type(None), tuple, list, dict)
 
 
 class RecordingError(Exception):
@@ -35,17 +34,6 @@ class RecordingError(Exception):
 def public_checks() -> list[CheckSpec]:
     """Every check that is not visibility="hidden", in learning-path order."""
     return [spec for exercise in curriculum.ids() for spec in discover(exercise) if spec.visibility != "hidden"]
-
-
-def module_surface(module: types.ModuleType) -> tuple[dict[str, Mistake], list[str]]:
-    """(Mistake constants by name, names of public functions) of a ``grader.mistakes`` module.
-
-    This is all a replayed mistakes module offers; the proxies used while building offer the same.
-    """
-    constants = {name: value for name, value in vars(module).items() if isinstance(value, Mistake)}
-    functions = sorted(name for name, value in vars(module).items()
-                       if inspect.isfunction(value) and value.__module__ == module.__name__ and not name.startswith("_"))
-    return constants, functions
 
 
 class Recorder:
@@ -86,141 +74,109 @@ class Recorder:
         return {"format": FORMAT, "numpy": np.__version__, "calls": self.calls, "functions": self.functions}
 
 
+class RecordedObject(Handle):
+    """An object a reference call returned: its method calls are recorded like any other call."""
+
+    def __init__(self, reference: "RecordingReference", module: str, real: Any, token: str):
+        super().__init__(module, type(real).__name__, token)
+        self._reference, self._real = reference, real
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._real, name)
+        if name.startswith("_") or not callable(value):
+            return value
+        return lambda *args, **kwargs: self._reference.call(self._module, f"{self._class}.{name}", value,
+                                                            (self, *args), kwargs)
+
+
 class RecordingReference:
-    """``ref`` for recording: calls the reference solutions and records each result."""
+    """``ref`` for recording: calls the reference solutions and records each result and each mistake's."""
+
+    records_mistakes = True
 
     def __init__(self, recorder: Recorder, reference: Any):
         self._recorder, self._reference = recorder, reference
+        self.last_call_key: str | None = None
 
     def __getattr__(self, module: str):
         if module.startswith("_"):
             raise AttributeError(module)
-        real = getattr(self._reference, module)
-        recorder = self._recorder
+        real, reference = getattr(self._reference, module), self
 
         class Module:
             def __getattr__(self, function: str):
                 target = getattr(real, function)
-
-                def recorded(*args, **kwargs):
-                    key, tree, inputs = recorder.key("ref", module, function, args, kwargs)
-                    result = target(*args, **kwargs)
-                    recorder.add(key, tree, inputs, {"kind": "value", "value": recorder.node(result)})
-                    return result
-
-                return recorded
+                return lambda *args, **kwargs: reference.call(module, function, target, args, kwargs)
 
         return Module()
 
+    def call(self, module: str, function: str, target: Callable, args: tuple, kwargs: dict) -> Any:
+        """``target`` (a reference function, or a bound method when ``function`` is ``Class.method``) recorded."""
+        recorder = self._recorder
+        key, tree, inputs = recorder.key("ref", module, function, args, kwargs)
+        real = [value._real if isinstance(value, RecordedObject) else value for value in args]
+        keywords = {k: v._real if isinstance(v, RecordedObject) else v for k, v in kwargs.items()}
+        result = target(*(real[1:] if "." in function else real), **keywords)
+        moved_on(handles(args, kwargs), key)
+        if isinstance(result, PLAIN):
+            node = recorder.node(result)
+        else:
+            node = {"t": "new", "class": type(result).__name__}
+            result = RecordedObject(self, module, result, f"{key}/new")
+        recorder.add(key, tree, inputs, {"kind": "value", "value": node})
+        self.last_call_key = key
+        return result
 
-def _is_candidates(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], Mistake)
-                                           for p in value)
-
-
-class RecordingMistakes:
-    """A ``grader.mistakes`` module for recording: its Mistake constants, and functions that record."""
-
-    def __init__(self, recorder: Recorder, module: types.ModuleType):
-        self._recorder, self._module = recorder, module
-        self._name = module.__name__.rsplit(".", 1)[1]
-        self._constants, self._functions = module_surface(module)
-
-    def __getattr__(self, name: str):
-        if name in self._constants:
-            return self._constants[name]
-        if name not in self._functions:
-            raise AttributeError(f"{self._module.__name__}.{name}: the student release's mistakes modules only "
-                                 "offer Mistake constants and functions")
-        return self._recording(name, getattr(self._module, name))
-
-    def _recording(self, function: str, target: Callable) -> Callable:
-        recorder, module = self._recorder, self._name
-
-        def recorded(*args, **kwargs):
-            key, tree, inputs = recorder.key("mistakes", module, function, args, kwargs)
-            try:
-                result = target(*args, **kwargs)
-            except Exception as error:
-                recorder.add(key, tree, inputs, {"kind": "raises", "error": type(error).__name__})
-                raise
-            if not _is_candidates(result):
-                recorder.add(key, tree, inputs, {"kind": "value", "value": recorder.node(result)})
-                return result
-            items, pairs = [], []
-            for mistake, output in result:
-                described = [mistake.id, mistake.looks_like, mistake.hint]
-                try:
-                    value = output() if callable(output) else output
-                except Exception:
-                    items.append({"mistake": described, "undefined": True})
-                    pairs.append((mistake, _raises))
-                    continue
-                items.append({"mistake": described, "value": recorder.node(value)})
-                pairs.append((mistake, lambda value=value: value))
-            recorder.add(key, tree, inputs, {"kind": "candidates", "items": items})
-            return pairs
-
-        return recorded
-
-
-def _raises():
-    raise ValueError("undefined for this input")
-
-
-def forcing(expect_close: Callable) -> Callable:
-    """``expect_close`` that first evaluates every lazy mistake candidate it is given."""
-
-    def forced(got, expected, *, mistakes=(), **options):
-        mistakes = list(mistakes)
-        for _, output in mistakes:
-            if callable(output):
-                try:
-                    output()
-                except Exception:
-                    pass
-        return expect_close(got, expected, mistakes=mistakes, **options)
-
-    return forced
-
-
-@contextmanager
-def checks_using(mistakes_proxy: Callable[[types.ModuleType], Any], force: bool) -> Iterator[None]:
-    """Swap the ``grader.mistakes`` modules (and functions) the check modules refer to for proxies."""
-    modules = [importlib.import_module(check_module_name(e)) for e in curriculum.ids()]
-    modules += [importlib.import_module(name) for name in SHARED_CHECK_MODULES]
-    saved = []
-    proxies: dict[str, Any] = {}
-
-    def proxy_of(module):
-        if module.__name__ not in proxies:
-            proxies[module.__name__] = mistakes_proxy(module)
-        return proxies[module.__name__]
-
-    for module in modules:
-        for name, value in list(vars(module).items()):
-            replacement = None
-            if isinstance(value, types.ModuleType) and value.__name__.startswith(MISTAKES_PACKAGE + "."):
-                replacement = proxy_of(value)
-            elif inspect.isfunction(value) and value.__module__.startswith(MISTAKES_PACKAGE + "."):
-                replacement = getattr(proxy_of(importlib.import_module(value.__module__)), value.__name__)
-            elif force and name == "expect_close" and value is compare.expect_close:
-                replacement = forcing(value)
-            if replacement is not None:
-                saved.append((module, name, value))
-                setattr(module, name, replacement)
-    try:
-        yield
-    finally:
-        for module, name, value in reversed(saved):
-            setattr(module, name, value)
+    def mistaken(self, mistake: model.Mistake, key: str, compute: Callable[[], Any]) -> Any:
+        """A mistake's output for the call ``key``, computed and recorded (or recorded as undefined)."""
+        name = mistake_key(mistake.id, key)
+        entry = {"space": "mistakes", "module": "", "function": mistake.id, "args": [], "near": False}
+        try:
+            value = compute()
+        except Exception as error:
+            self._recorder.calls[name] = dict(entry, result={"kind": "raises", "error": type(error).__name__})
+            raise
+        self._recorder.calls[name] = dict(entry, result={"kind": "value", "value": self._recorder.node(value)})
+        return value
 
 
 def record(make_impl: Callable[[str], Any], reference: Any,
            specs: list[CheckSpec]) -> tuple[Recorder, list[CheckResult]]:
-    """Run ``specs`` on the reference implementation, recording every reference and mistake call."""
+    """Run ``specs`` on the reference implementation, recording every reference call and mistake output."""
     recorder = Recorder()
     ref = RecordingReference(recorder, reference)
-    with checks_using(lambda module: RecordingMistakes(recorder, module), force=True):
-        outcomes = [execute(spec, make_impl(spec.exercise), ref) for spec in specs]
+    outcomes = [execute(spec, make_impl(spec.exercise), ref) for spec in specs]
     return recorder, outcomes
+
+
+RELEASED_MISTAKES = '''"""$title
+
+Student release: the source changes that build each mistaken reference are left out (they hold
+solution lines); what every mistake returns for the public checks' calls was recorded
+(``grader/recorded/``).
+"""
+from __future__ import annotations
+
+import numpy as np  # noqa: F401  (for the functions below)
+
+from .model import Mistake
+$functions
+$constants
+'''
+
+
+def released_mistakes(exercise: str) -> str | None:
+    """Source of the release's ``grader/mistakes/<exercise>.py``: the Mistake constants without their
+    patches, and the module's functions (``compute`` ones, helpers a check asks); None without mistakes."""
+    if not of_exercise(exercise):
+        return None
+    module = importlib.import_module(f"grader.mistakes.{exercise}")
+    constants = {name: value for name, value in vars(module).items() if isinstance(value, model.Mistake)}
+    functions = "".join(f"\n\n{inspect.getsource(value)}" for value in vars(module).values()
+                        if inspect.isfunction(value) and value.__module__ == module.__name__)
+    shown = "\n".join(
+        f"{name} = Mistake(\n    id={m.id!r},\n    functions={m.functions!r},\n    looks_like={m.looks_like!r},\n"
+        f"    hint={m.hint!r},\n" + (f"    compute={m.compute.__name__},\n" if m.compute else "") + ")"
+        for name, m in constants.items())
+    title = (module.__doc__ or f"Classic {exercise} mistakes.").strip().splitlines()[0]
+    return Template(RELEASED_MISTAKES).substitute(title=title, functions=functions, constants="\n" + shown)

@@ -1,9 +1,10 @@
 """Recorded reference values, replayed: ``ref`` and the mistake diagnosis of the student release.
 
-The student release ships neither the reference solutions nor the classic-mistake variants
-(both are correct implementations in disguise). ``attnkit release`` runs every public check
-against the reference once, records what every reference call and every mistake candidate
-returned, and ships the values beside the checks::
+The student release ships neither the reference solutions nor the mistaken references built
+from them (both are correct implementations in disguise). ``attnkit release`` runs every public
+check against the reference once, records what every reference call returned and what every
+classic mistake registered for its function returns for the same call, and ships the values
+beside the checks::
 
     grader/recorded/reference.npz    the arrays, named by content hash (loaded with allow_pickle=False)
     grader/recorded/reference.json   the index: call key -> what came back, as a JSON tree
@@ -16,8 +17,12 @@ same check makes the same calls on a student's machine. A call whose exact key i
 (a last-bit difference of a matrix product on another CPU) falls back to a recorded call of
 the same function with the same shapes whose arrays are equal within a tight tolerance.
 
-This file is self-contained (numpy and the standard library; ``grader.compare.Mistake`` only
-when mistakes are replayed): the release copies it to ``grader/replay.py``.
+An object a reference call returns (a ``KVCache``) is a :class:`Handle` named by its history:
+the key of the last call that involved it, so the same calls in the same order find the same
+recorded answers. A mistake's output for a call is keyed by the mistake's id and the call's key.
+
+This file is self-contained (numpy and the standard library): the release copies it to
+``grader/replay.py``.
 """
 from __future__ import annotations
 
@@ -50,7 +55,30 @@ class ReplayMiss(LookupError):
 
 
 class Undefined(Exception):
-    """A mistake candidate that was undefined for its input when it was recorded."""
+    """A mistake whose output was undefined for the call (it raised) when it was recorded."""
+
+
+class Handle:
+    """An object returned by a reference call, named by its history (``token``)."""
+
+    def __init__(self, module: str, cls: str, token: str):
+        self._module, self._class, self._token = module, cls, token
+
+
+def handles(args: tuple, kwargs: dict) -> list[Handle]:
+    """The handles among a call's arguments, in order."""
+    return [value for value in (*args, *kwargs.values()) if isinstance(value, Handle)]
+
+
+def moved_on(involved: list[Handle], key: str) -> None:
+    """After a call with key ``key``: each object it involved is now named by that call."""
+    for position, handle in enumerate(involved):
+        handle._token = f"{key}/{position}"
+
+
+def mistake_key(mistake_id: str, key: str) -> str:
+    """The recording key of a mistake's output for the reference call ``key``."""
+    return hashlib.sha256(f"mistake|{mistake_id}|{key}".encode()).hexdigest()[:32]
 
 
 def array_digest(array: np.ndarray) -> str:
@@ -62,6 +90,8 @@ def array_digest(array: np.ndarray) -> str:
 
 def canonical(value: Any, arrays: dict | None = None) -> dict:
     """A JSON tree for ``value``; arrays are named by digest (and copied into ``arrays`` when given)."""
+    if isinstance(value, Handle):
+        return {"t": "object", "v": value._token}
     if isinstance(value, np.ndarray):
         if value.dtype.hasobject:
             raise Unkeyable("an object array cannot be recorded")
@@ -88,9 +118,11 @@ def canonical(value: Any, arrays: dict | None = None) -> dict:
     raise Unkeyable(f"a {type(value).__name__} cannot be recorded")
 
 
-def decode(tree: dict, fetch: Callable[[str], np.ndarray]) -> Any:
-    """The value a :func:`canonical` tree stands for (arrays from ``fetch(digest)``)."""
+def decode(tree: dict, fetch: Callable[[str], np.ndarray], new: Callable[[str], Any] = None) -> Any:
+    """The value a :func:`canonical` tree stands for (arrays from ``fetch(digest)``, objects from ``new(class)``)."""
     kind = tree["t"]
+    if kind == "new":
+        return new(tree["class"])
     if kind == "array":
         return fetch(tree["h"])
     if kind == "scalar":
@@ -104,11 +136,11 @@ def decode(tree: dict, fetch: Callable[[str], np.ndarray]) -> Any:
     if kind == "float":
         return float.fromhex(tree["v"])
     if kind == "list":
-        return [decode(v, fetch) for v in tree["items"]]
+        return [decode(v, fetch, new) for v in tree["items"]]
     if kind == "tuple":
-        return tuple(decode(v, fetch) for v in tree["items"])
+        return tuple(decode(v, fetch, new) for v in tree["items"])
     if kind == "dict":
-        return {k: decode(v, fetch) for k, v in tree["items"]}
+        return {k: decode(v, fetch, new) for k, v in tree["items"]}
     raise ValueError(f"unknown node {kind!r} in the recorded reference")
 
 
@@ -137,6 +169,8 @@ def describe_call(tree: list) -> str:
             return f"array {tuple(node['shape'])} {np.dtype(node['dtype']).name}"
         if kind in ("list", "tuple"):
             return f"{kind} of {len(node['items'])}"
+        if kind == "object":
+            return "object"
         return "None" if kind == "none" else str(float.fromhex(node["v"]) if kind == "float" else node["v"])
 
     _, module, function, args, kwargs = tree
@@ -205,20 +239,22 @@ class Replay:
         self.store = store
         self.strict = strict
         self.misses: list[str] = []
+        self.last_call_key: str | None = None
         self._groups: dict[str, list[str]] | None = None
 
     # -- lookup ---------------------------------------------------------------------
-    def lookup(self, space: str, module: str, function: str, args: tuple, kwargs: dict) -> dict:
+    def lookup(self, space: str, module: str, function: str, args: tuple, kwargs: dict) -> tuple[str, dict]:
+        """(key of the recorded call that answers, its result)."""
         actual: dict = {}
         key, tree = call_key(space, module, function, args, kwargs, actual)
         entry = self.store.index["calls"].get(key)
         if entry is None and not self.strict:
-            entry = self._near(tree, actual)
+            key, entry = self._near(tree, actual)
         if entry is None:
             call = describe_call(tree)
             self.misses.append(f"{space}: {call}")
             raise ReplayMiss(MISS.format(call=call, numpy=self.store.index.get("numpy", "?")))
-        return entry["result"]
+        return key, entry["result"]
 
     def _near(self, tree: list, actual: dict) -> dict | None:
         if self._groups is None:
@@ -229,8 +265,8 @@ class Replay:
         for key in self._groups.get(json.dumps(shapes_only(tree), sort_keys=True), ()):
             entry = self.store.index["calls"][key]
             if self._close(entry["args"], tree, actual):
-                return entry
-        return None
+                return key, entry
+        return None, None
 
     def _close(self, recorded: Any, wanted: Any, actual: dict) -> bool:
         if isinstance(recorded, dict) and recorded.get("t") in ("array", "scalar"):
@@ -243,65 +279,62 @@ class Replay:
             return bool(np.allclose(self.store.fetch(recorded["h"]), actual[wanted["h"]], rtol=rtol, atol=atol,
                                     equal_nan=True))
         if isinstance(recorded, dict):
-            return recorded.keys() == wanted.keys() and all(self._close(recorded[k], wanted[k], actual) for k in recorded)
+            return recorded.keys() == wanted.keys() and all(self._close(recorded[k], wanted[k], actual)
+                                                            for k in recorded)
         if isinstance(recorded, list):
             return len(recorded) == len(wanted) and all(self._close(r, w, actual) for r, w in zip(recorded, wanted))
         return recorded == wanted
 
-    def value(self, tree: dict) -> Any:
-        return decode(tree, self.store.fetch)
+    def value(self, tree: dict, module: str = "", key: str = "") -> Any:
+        return decode(tree, self.store.fetch, lambda cls: ReplayedObject(self, module, cls, f"{key}/new"))
 
     # -- what the checks see ------------------------------------------------------------
     def call_reference(self, module: str, function: str, args: tuple, kwargs: dict) -> Any:
-        return self.value(self.lookup("ref", module, function, args, kwargs)["value"])
+        key, result = self.lookup("ref", module, function, args, kwargs)
+        self.last_call_key = key
+        moved_on(handles(args, kwargs), key)
+        return self.value(result["value"], module, key)
 
     def reference(self) -> "ReplayedReference":
         return ReplayedReference(self)
 
-    def mistake_function(self, module: str, function: str) -> Callable:
-        """The replayed ``grader.mistakes.<module>.<function>``."""
-        kind = self.store.index["functions"].get(f"mistakes:{module}.{function}",
-                                                 "candidates" if function.endswith("candidates") else "value")
-
-        def replayed(*args, **kwargs):
-            try:
-                result = self.lookup("mistakes", module, function, args, kwargs)
-            except ReplayMiss:
-                if kind == "candidates":
-                    return []  # no diagnosis for this call, never a grader error
-                raise
-            return self._mistake_result(result)
-
-        replayed.__name__ = replayed.__qualname__ = function
-        replayed.__doc__ = f"``{module}.{function}`` of grader.mistakes, replayed from the recorded outputs."
-        return replayed
-
-    def _mistake_result(self, result: dict) -> Any:
-        if result["kind"] == "raises":
-            raise Undefined(result.get("error", "undefined"))
-        if result["kind"] == "value":
-            return self.value(result["value"])
-        from grader.compare import Mistake
-
-        pairs = []
-        for item in result["items"]:
-            mistake = Mistake(*item["mistake"])
-            if item.get("undefined"):
-                pairs.append((mistake, _undefined))
-            else:
-                pairs.append((mistake, lambda tree=item["value"]: self.value(tree)))
-        return pairs
+    def mistaken(self, mistake_id: str, key: str) -> Any:
+        """What a classic mistake returned for the reference call ``key`` when it was recorded."""
+        entry = self.store.index["calls"].get(mistake_key(mistake_id, key or ""))
+        if entry is None or entry["result"]["kind"] == "raises":
+            raise Undefined(mistake_id)
+        return self.value(entry["result"]["value"])
 
 
-def _undefined():
-    raise Undefined("this mistake is undefined for this input")
+class ReplayedObject(Handle):
+    """An object a replayed reference call returned: its method calls are answered from the recording."""
+
+    def __init__(self, replay: Replay, module: str, cls: str, token: str):
+        super().__init__(module, cls, token)
+        self._replay = replay
+
+    def __getattr__(self, name: str) -> Callable:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self._replay.call_reference(self._module, f"{self._class}.{name}",
+                                                                   (self, *args), kwargs)
 
 
 class ReplayedReference:
-    """The ``ref`` fixture: ``ref.softmax.softmax(x)`` answers from the recording."""
+    """What ``ref`` answers from in the release: ``ref.softmax.softmax(x)`` from the recording.
+
+    ``last_call_key`` and ``mistaken`` let ``grader.diagnosis`` find a mistake's recorded output.
+    """
 
     def __init__(self, replay: Replay):
         self._replay = replay
+
+    @property
+    def last_call_key(self) -> str | None:
+        return self._replay.last_call_key
+
+    def mistaken(self, mistake, key: str | None, compute: Callable) -> Any:
+        return self._replay.mistaken(mistake.id, key)
 
     def __getattr__(self, module: str) -> "ReplayedModule":
         if module.startswith("_"):

@@ -1,17 +1,16 @@
 """Check a recording before it ships: every public check must run on replayed values alone.
 
-Two runs, both with a strict replay (exact keys only) and every lazy mistake candidate forced:
+Two runs, both with a strict replay (exact keys only):
 
 * the reference implementation: every public check must pass, with no lookup miss;
 * the reference with every float it returns nudged by a relative 1e-12 (1e-6 for float32):
   within every tolerance, so the checks still pass and walk their whole path, but any value
   computed from the student's results has new bytes. A lookup miss here is a check that
-  hands ``ref`` (or a mistake) something derived from the student's results: the recording
+  hands ``ref`` something derived from the student's results: the recording
   cannot answer that for a real student, so the build refuses it.
 """
 from __future__ import annotations
 
-import types
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -21,7 +20,6 @@ from grader.results import CheckResult
 from grader.runner import execute
 from grader.sandbox.proxy import Implementation
 
-from .record import checks_using, module_surface
 from .replay import Replay
 
 NUDGE = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-6, np.dtype(np.float16): 1e-3}
@@ -38,19 +36,6 @@ class Verdict:
     @property
     def ok(self) -> bool:
         return not self.failures and not self.misses
-
-
-class ReplayedMistakes:
-    """A ``grader.mistakes`` module as the release ships it: constants, and replayed functions."""
-
-    def __init__(self, replay: Replay, module: types.ModuleType):
-        name = module.__name__.rsplit(".", 1)[1]
-        constants, functions = module_surface(module)
-        self.__dict__.update(constants)
-        self.__dict__.update({f: replay.mistake_function(name, f) for f in functions})
-
-    def __getattr__(self, name: str):
-        raise AttributeError(f"{name}: not in the student release's mistakes module")
 
 
 def nudge(value: Any) -> Any:
@@ -79,17 +64,16 @@ def verify(replay: Replay, make_transport: Callable[[str], Any], specs: list) ->
     """Run ``specs`` twice on replayed values (see the module docstring)."""
     verdict = Verdict()
     ref = replay.reference()
-    with checks_using(lambda module: ReplayedMistakes(replay, module), force=True):
-        for nudged in (False, True):
-            for spec in specs:
-                transport = make_transport(spec.exercise)
-                impl = Implementation(NudgingTransport(transport) if nudged else transport)
-                replay.misses.clear()
-                outcome = execute(spec, impl, ref)
-                if replay.misses:
-                    verdict.misses.setdefault(f"{spec.exercise}.{spec.name}", []).extend(
-                        m for m in replay.misses if m not in verdict.misses.get(f"{spec.exercise}.{spec.name}", []))
-                if outcome.status != "passed":
-                    (verdict.nudged_failures if nudged else verdict.failures).append(outcome)
+    for nudged in (False, True):
+        for spec in specs:
+            transport = make_transport(spec.exercise)
+            impl = Implementation(NudgingTransport(transport) if nudged else transport)
+            replay.misses.clear()
+            outcome = execute(spec, impl, ref)
+            if replay.misses:
+                verdict.misses.setdefault(f"{spec.exercise}.{spec.name}", []).extend(
+                    m for m in replay.misses if m not in verdict.misses.get(f"{spec.exercise}.{spec.name}", []))
+            if outcome.status != "passed":
+                (verdict.nudged_failures if nudged else verdict.failures).append(outcome)
     replay.misses.clear()
     return verdict

@@ -3,7 +3,6 @@
 marks, and every classic mistake is diagnosed exactly as the project's grader diagnoses it."""
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -13,20 +12,20 @@ import pytest
 
 from attnkit.cli import NOT_INSTALLED, VERBS
 from grader import curriculum
+from grader.mistakes import registry
+from grader.mistakes.model import apply
 from grader.runner import NOT_IMPLEMENTED_MESSAGE, discover, run_exercise
 from grader.sandbox.inprocess import in_process
-from tests.release.releasekit import CLI, REPO, SOLUTIONS, copy_modules, grade_in_release, isolated
+from tests.release.releasekit import CLI, SOLUTIONS, copy_modules, grade_in_release, isolated
 
 pytestmark = pytest.mark.slow
 
 PUBLIC = {(e, s.name): s.points for e in curriculum.ids() for s in discover(e) if s.visibility != "hidden"}
 
 
-def load_patches():
-    spec = importlib.util.spec_from_file_location("attnkit_mistake_patches", REPO / "tests/grader/mistake_patches.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.PATCHES
+def mutants():
+    """(mistake id, exercise, module, replacements) of every classic mistake's mutant."""
+    return [(m.id, exercise, module, m.mutant_patch) for exercise, (module, found) in registry().items() for m in found]
 
 
 def test_stubs_score_zero_and_the_reference_full_marks(release, tmp_path):
@@ -41,16 +40,14 @@ def test_stubs_score_zero_and_the_reference_full_marks(release, tmp_path):
 
 def test_every_classic_mistake_is_diagnosed_as_by_the_projects_grader(release, tmp_path):
     jobs, expected = [], []
-    for number, (mistake, exercise, module, old, new) in enumerate(load_patches()):
+    for number, (mistake, exercise, module, replacements) in enumerate(mutants()):
         folder = copy_modules(SOLUTIONS, tmp_path / f"patch{number}")
-        source = (folder / f"{module}.py").read_text()
-        assert source.count(old) == 1, mistake
-        (folder / f"{module}.py").write_text(source.replace(old, new))
+        (folder / f"{module}.py").write_text(apply((folder / f"{module}.py").read_text(), replacements, mistake))
         jobs.append((folder, [exercise]))
         truth = run_exercise(exercise, lambda e: in_process(folder, e), visibility="visible")
         expected.append([(c.name, c.status, c.points, c.mistake) for c in truth.checks])
     got = grade_in_release(release, jobs, tmp_path)
-    for (mistake, *_), rows, truth in zip(load_patches(), got, expected):
+    for (mistake, *_), rows, truth in zip(mutants(), got, expected):
         assert [(r[1], r[2], r[3], r[5]) for r in rows] == truth, mistake
         assert "grader_error" not in {r[2] for r in rows}
     diagnosed = {r[5] for rows in got for r in rows}
@@ -138,5 +135,5 @@ def test_the_release_installs_without_the_solutions(release, tmp_path):
     assert "grader/curriculum.yaml" in names and "quizzes/softmax.yaml" in names
     assert not [n for n in names if n.startswith(("solutions/", "exercises/"))]
     replayed = zipfile.ZipFile(wheel).read("grader/mistakes/attention.py").decode()
-    assert "installed().mistake_function('attention', 'candidates')" in replayed and "def variant" not in replayed
+    assert "NO_SCALE = Mistake(" in replayed and "patch" not in replayed and "math.sqrt" not in replayed
     assert any(n.endswith("entry_points.txt") for n in names)

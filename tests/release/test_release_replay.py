@@ -8,12 +8,12 @@ import pytest
 from attnkit.release.record import Recorder, record
 from attnkit.release.replay import MISS, Replay, ReplayMiss, Store, call_key, decode
 from attnkit.release.verify import verify
-from grader.checks.common import normal
 from grader.checks.marks import check
-from grader.compare import expect_close
+from grader.compare import CheckFailed, expect_close
+from grader.diagnosis import Session, mistaken_reference
 from grader.mistakes import softmax as softmax_mistakes
 from grader.reference import reference
-from grader.runner import CheckSpec, discover, seed_for
+from grader.runner import CheckSpec, seed_for
 from grader.sandbox.inprocess import InProcessTransport, in_process
 from tests.release.releasekit import SOLUTIONS
 
@@ -84,12 +84,12 @@ def feeds_the_students_result_to_ref(impl, ref, rng):
 def diagnoses_from_inputs_only(impl, ref, rng):
     """a check written the right way"""
     x = rng.standard_normal((3, 4))
-    expect_close(impl.softmax.softmax(x), ref.softmax.softmax(x), call="softmax",
-                 mistakes=softmax_mistakes.candidates(x, -1))
+    expect_close(impl.softmax.softmax(x), ref.softmax.softmax(x), call="softmax")
 
 
 def spec(function) -> CheckSpec:
-    return CheckSpec("softmax", function.__name__, function.__doc__, 1, 1.0, "visible", function, ("impl", "ref", "rng"))
+    return CheckSpec("softmax", function.__name__, function.__doc__, 1, 1.0, "visible", function,
+                     ("impl", "ref", "rng"))
 
 
 def test_the_build_detects_a_check_that_feeds_student_values_to_ref():
@@ -103,17 +103,27 @@ def test_the_build_detects_a_check_that_feeds_student_values_to_ref():
     assert verdict.misses["softmax.feeds_the_students_result_to_ref"][0].startswith("ref: softmax.softmax(")
 
 
+@check(points=1)
+def softmax_over_columns(impl, ref, rng):
+    """a check whose reference call recording also records every softmax mistake's output"""
+    x = rng.standard_normal((3, 4))
+    expect_close(impl.softmax.softmax(x, axis=0), ref.softmax.softmax(x, axis=0), call="softmax")
+
+
 def test_replayed_mistakes_diagnose_like_the_real_ones(tmp_path):
-    first = discover("softmax")[0]  # test_softmax_matches_reference: its first call is softmax(x of shape (6,), axis=-1)
-    recorder, outcomes = record(lambda e: in_process(SOLUTIONS, e), reference(), [first])
+    recorder, outcomes = record(lambda e: in_process(SOLUTIONS, e), reference(), [spec(softmax_over_columns)])
     assert outcomes[0].status == "passed"
     replay = Replay(store_of(recorder, tmp_path))
-    unknown = np.random.default_rng(0).standard_normal((2, 3))
-    assert replay.mistake_function("softmax", "candidates")(unknown, -1) == []  # no diagnosis, no grader error
-    x = normal(np.random.default_rng(seed_for("softmax", first.name)), (6,), np.float64, scale=3.0)
-    replayed = replay.mistake_function("softmax", "candidates")(x, -1)
-    real = softmax_mistakes.candidates(x, -1)
-    assert len(replayed) == len(real) >= 5
-    for (mistake, lazy), (truth_mistake, truth) in zip(replayed, real):
-        assert mistake == truth_mistake
-        assert np.array_equal(lazy(), truth(), equal_nan=True)
+    x = np.random.default_rng(seed_for("softmax", "softmax_over_columns")).standard_normal((3, 4))
+    real, replayed = Session(reference()), Session(replay.reference())
+    for session in (real, replayed):
+        session.ref.softmax.softmax(x, axis=0)
+        assert session.diagnose(CheckFailed("m", got=np.zeros((3, 4)), expected=session.calls[0].result)) is None
+    for mistake in softmax_mistakes.WRONG_AXIS, softmax_mistakes.GLOBAL_SUM:
+        got = mistaken_reference(mistake.id)["softmax"].softmax(x, axis=0)
+        for session in (real, replayed):
+            assert session.diagnose(CheckFailed("m", got=got, expected=session.calls[0].result)) == mistake
+    with pytest.raises(ReplayMiss):
+        Session(replay.reference()).ref.softmax.softmax(x + 1.0, axis=0)
+
+
