@@ -9,9 +9,9 @@ import argparse
 import os
 import sys
 
-from attnkit.arguments import positive_seconds, whole_number
+from attnkit.arguments import add_exercises_argument, positive_seconds, whole_number
 
-USAGE = """attnkit gradescope build -o autograder.zip [--force] [--timeout S] [--memory-mb MB]
+USAGE = """attnkit gradescope build -o autograder.zip [--force] [--exercises IDS|FILE] [--timeout S] [--memory-mb MB]
        attnkit gradescope run [--root DIR] [--timeout S] [--memory-mb MB]"""
 ROOT_VARIABLE = "ATTNKIT_GRADESCOPE_ROOT"
 DEFAULT_ROOT = "/autograder"
@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     build = verbs.add_parser("build", help="write the autograder zip")
     build.add_argument("-o", "--output", required=True, metavar="ZIP")
     build.add_argument("--force", action="store_true", help="replace the zip if it exists")
+    add_exercises_argument(build)
     run = verbs.add_parser("run", help="grade ROOT/submission into ROOT/results/results.json (run_autograder)")
     run.add_argument("--root", default=os.environ.get(ROOT_VARIABLE, DEFAULT_ROOT), metavar="DIR",
                      help=f"Gradescope's folder (default ${ROOT_VARIABLE} or {DEFAULT_ROOT})")
@@ -52,13 +53,13 @@ def run(args) -> int:
     from .build import BundleError, WheelFailed, build
 
     try:
-        bundle = build(Path(args.output), force=args.force, timeout=args.timeout, memory_mb=args.memory_mb)
+        bundle = build(Path(args.output), force=args.force, timeout=args.timeout, memory_mb=args.memory_mb,
+                       exercises=args.exercises)
     except BundleError as error:
         print(error, file=sys.stderr)
         return 1 if isinstance(error, WheelFailed) else 2
     from grader import curriculum
-    from grader.runner import discover
 
-    points = sum(spec.points for exercise in curriculum.ids() for spec in discover(exercise))
+    points = curriculum.total_points(args.exercises)
     print(BUILT.format(path=bundle.path, size=bundle.size / 1024, wheel=bundle.wheel, points=points))
     return 0

@@ -60,14 +60,21 @@ def project_root() -> Path:
     return root
 
 
-def build_wheel(root: Path, work: Path) -> Path:
-    """A wheel of the project at ``root``, built offline from a copy of its sources in ``work``."""
+def build_wheel(root: Path, work: Path, exercises: tuple[str, ...] | None = None) -> Path:
+    """A wheel of the project at ``root``, built offline from a copy of its sources in ``work``.
+
+    ``exercises``: a course's subset; its curriculum then lists only them, so only they are graded.
+    """
     source = work / "source"
     source.mkdir()
     for name in PROJECT_FILES:
         shutil.copyfile(root / name, source / name)
     for name in PROJECT_PACKAGES:
         shutil.copytree(root / name, source / name, ignore=IGNORED)
+    if exercises is not None:
+        from grader import curriculum
+
+        (source / "grader" / curriculum.PATH.name).write_text(curriculum.subset_text(exercises), encoding="utf-8")
     wheels = work / "wheels"
     found = setuptools_version()
     # With a recent setuptools here, offline from this Python; otherwise pip fetches the build requirements
@@ -97,7 +104,8 @@ def setuptools_version() -> tuple[int, ...] | None:
     return tuple(int(part) for part in re.findall(r"\d+", text)[:3]) or None
 
 
-def build(output: Path, force: bool = False, timeout: float = 10.0, memory_mb: int = 2048) -> Bundle:
+def build(output: Path, force: bool = False, timeout: float = 10.0, memory_mb: int = 2048,
+          exercises: tuple[str, ...] | None = None) -> Bundle:
     output = Path(output).absolute()
     if output.suffix.lower() != ".zip":
         raise BundleError(NOT_ZIP.format(path=output))
@@ -109,7 +117,7 @@ def build(output: Path, force: bool = False, timeout: float = 10.0, memory_mb: i
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp"))
     try:
-        wheel = build_wheel(root, work)
+        wheel = build_wheel(root, work, exercises)
         bundle = work / "bundle"
         (bundle / "wheels").mkdir(parents=True)
         shutil.copyfile(wheel, bundle / "wheels" / wheel.name)

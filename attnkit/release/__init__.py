@@ -1,16 +1,20 @@
-"""attnkit release OUT_DIR [--force]: write what students get, and OUT_DIR.zip beside it for an LMS.
+"""attnkit release OUT_DIR [--force] [--exercises IDS|FILE]: what students get, and OUT_DIR.zip for an LMS.
 
 The release holds the exercise stubs, the public checks (hidden ones removed), the hints, the
 quizzes, a README for students and a ``pyproject.toml`` that installs ``attnkit`` without the
 reference solutions; the checks compare with values recorded from the reference (see
-build.py, record.py, replay.py). ``python -m attnkit.release.stubs`` regenerates ``exercises/``.
+build.py, record.py, replay.py). With ``--exercises``, only a course's subset of the exercises
+(and the banks, hints and points that go with them). ``python -m attnkit.release.stubs``
+regenerates ``exercises/``.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 
-USAGE = "attnkit release OUT_DIR [--force]"
+from attnkit.arguments import add_exercises_argument
+
+USAGE = "attnkit release OUT_DIR [--force] [--exercises IDS|FILE]"
 DESCRIPTION = ("Write what students get (the exercise stubs, the public checks answering from recorded reference "
                "values, hints, quizzes, a README; no solutions, no hidden checks) into OUT_DIR, and OUT_DIR.zip "
                "beside it for an LMS. See docs/release.md.")
@@ -26,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = DESCRIPTION
     parser.add_argument("out", metavar="OUT_DIR", help="the folder to write (OUT_DIR.zip is written beside it)")
     parser.add_argument("--force", action="store_true", help="replace OUT_DIR and OUT_DIR.zip if they exist")
+    add_exercises_argument(parser)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +46,7 @@ def run(args) -> int:
     from .build import BuildFailed, ReleaseError, build
 
     try:
-        release = build(Path(args.out), force=args.force)
+        release = build(Path(args.out), force=args.force, exercises=args.exercises)
     except ReleaseError as error:
         print(error, file=sys.stderr)
         return 2
