@@ -18,7 +18,7 @@ from grader.runner import discover
 
 from . import generate, leaks, stubs
 from .public import public_source
-from .record import module_surface, public_checks, record
+from .record import public_checks, record, released_mistakes
 from .replay import Replay, Store
 from .sources import BuildFailed, Sources
 from .verify import verify
@@ -27,6 +27,7 @@ SHIPPED_VERBS = ("check", "hint", "pack", "quiz", "watch")   # the students' ver
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 
 REPLAY_SOURCE = Path(__file__).with_name("replay.py")
+MISTAKES = Path(curriculum.__file__).with_name("mistakes")
 REPLACED_GRADER_MODULES = {"reference.py"}
 MISTAKE_TAGS = re.compile(r"^(?P<indent>[ \t]+)mistakes: \[(?P<ids>[^\]]*)\]\n", re.MULTILINE)
 
@@ -142,22 +143,14 @@ def kept_mistake_tags(text: str, known: set[str]) -> str:
 
 
 def write_mistakes(target: Path, chosen: tuple[str, ...]) -> None:
+    """``grader/mistakes/``: the registry and the model as they are, each exercise's mistakes without patches."""
     target.mkdir()
-    names = []
+    for name in ("__init__.py", "model.py"):
+        shutil.copyfile(MISTAKES / name, target / name)
     for exercise in chosen:
-        name = f"grader.mistakes.{exercise}"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name != name:
-                raise
-            continue
-        constants, functions = module_surface(module)
-        title = (module.__doc__ or f"Classic {exercise} mistakes.").strip().splitlines()[0]
-        (target / f"{exercise}.py").write_text(generate.mistakes_module(title, exercise, constants, functions),
-                                               encoding="utf-8")
-        names.append(exercise)
-    (target / "__init__.py").write_text(generate.mistakes_init(names), encoding="utf-8")
+        text = released_mistakes(exercise)
+        if text is not None:
+            (target / f"{exercise}.py").write_text(text, encoding="utf-8")
 
 
 def write_attnkit(target: Path, sources: Sources) -> None:
