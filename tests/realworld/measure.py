@@ -76,11 +76,20 @@ class Outcome:
 
     @property
     def cascade(self) -> float:
-        return sum(self.graded.lost(e) for e in self.graded.max_score if e != self.entry.exercise)
+        """Points lost in every other exercise (part-two exercises that call this one included)."""
+        return self.cascade_in(self.graded.max_score)
+
+    def cascade_in(self, exercises) -> float:
+        return sum(self.graded.lost(e) for e in exercises if e != self.entry.exercise and e in self.graded.max_score)
 
     @property
     def named(self) -> bool:
         return self.entry.mistake in self.graded.named.get(self.entry.exercise, set())
+
+    @property
+    def misnamed(self) -> bool:
+        """A buggy entry whose exercise feedback names only other mistakes (a wrong cause)."""
+        return self.entry.mistake is not None and not self.named and bool(self.graded.named.get(self.entry.exercise))
 
     def said_instead(self, width: int = 150) -> str:
         ids = sorted(self.graded.named.get(self.entry.exercise, set()))
@@ -106,12 +115,27 @@ class Report:
         return [o for o in self.outcomes if o.entry.mistake is not None]
 
     @property
+    def covered(self) -> list[str]:
+        """The exercises the corpus has entries for, in corpus order."""
+        return list(dict.fromkeys(o.entry.exercise for o in self.outcomes))
+
+    @property
     def cascade_points(self) -> float:
+        """Points lost in other exercises of the corpus (a fixed basis while new exercises are added)."""
+        return sum(o.cascade_in(self.covered) for o in self.outcomes)
+
+    @property
+    def cascade_points_all(self) -> float:
+        """Points lost in every other exercise of the curriculum."""
         return sum(o.cascade for o in self.outcomes)
 
     @property
     def named_rate(self) -> float:
         return sum(o.named for o in self.buggy) / max(len(self.buggy), 1)
+
+    @property
+    def misnamed(self) -> list[Outcome]:
+        return [o for o in self.buggy if o.misnamed]
 
     @property
     def misses(self) -> list[Outcome]:
@@ -241,15 +265,18 @@ def format_report(report: Report, messages: int = 0) -> str:
     lines.append(f"correct entries at full marks      {fraction(sum(o.full_marks for o in correct), len(correct))}")
     lines.append(f"buggy entries caught in their own  {fraction(sum(o.caught for o in buggy), len(buggy))}")
     lines.append(f"named (expected id in own exercise) {fraction(sum(o.named for o in buggy), len(buggy))}")
+    lines.append(f"misnamed (only other ids named)    {fraction(len(report.misnamed), len(buggy))}")
     cascading = [o for o in report.outcomes if o.cascade]
-    lines.append(f"cascade: {report.cascade_points:g} points lost in other exercises by {len(cascading)} entries")
+    lines.append(f"cascade: {report.cascade_points:g} points lost in other exercises of the corpus "
+                 f"({report.cascade_points_all:g} counting every exercise of the curriculum) "
+                 f"by {len(cascading)} entries")
     for o in cascading:
         others = ", ".join(f"{e} -{o.graded.lost(e):g}" for e in o.graded.max_score
                            if e != o.entry.exercise and o.graded.lost(e))
         lines.append(f"    {o.entry.name:<40} {o.cascade:>5g}  ({others})")
     lines.append("")
-    lines.append(f"{'exercise':<16} {'correct ok':>10} {'buggy':>6} {'caught':>7} {'named':>6} {'cascade':>8}")
-    for exercise in dict.fromkeys(o.entry.exercise for o in report.outcomes):
+    lines.append(f"{'exercise':<16} {'correct ok':>10} {'buggy':>6} {'caught':>7} {'named':>6} {'cascade caused':>15}")
+    for exercise in report.covered:
         mine = [o for o in report.outcomes if o.entry.exercise == exercise]
         if not mine:
             continue
@@ -257,7 +284,7 @@ def format_report(report: Report, messages: int = 0) -> str:
         bad = [o for o in mine if o.entry.mistake is not None]
         lines.append(f"{exercise:<16} {sum(o.full_marks for o in ok):>4}/{len(ok):<5} {len(bad):>6} "
                      f"{sum(o.caught for o in bad):>7} {sum(o.named for o in bad):>6} "
-                     f"{sum(o.cascade for o in mine):>8g}")
+                     f"{sum(o.cascade for o in mine):>15g}")
     lines.append("")
     not_full = [o for o in correct if not o.full_marks]
     if not_full:

@@ -27,8 +27,22 @@ KNOWN_UNCAUGHT = {
     "kv_cache_03_alias",
     "multihead_05_mask_none_prefix",
 }
+# Buggy entries whose feedback names only OTHER mistakes (a wrong cause; target: none). At commit 5e32aad only
+# attention_11 (an unguarded softmax called "masked and renormalised after the softmax"); the others appeared
+# with the looser diagnostic tolerance in progress on 2026-11-25 (float32-precision errors matched by
+# candidates that equal the reference on the call, e.g. "a query with no allowed key came out as NaN" for an
+# unmasked call). New wrong causes fail this test; fixed ones may simply leave the set.
+KNOWN_MISNAMED = {
+    "attention_11_unguarded_inline",
+    "softmax_04_global_max",
+    "softmax_08_float32_compute",
+    "attention_13_float32_compute",
+    "positional_12_float32_tables",
+    "tiled_attention_04_float32_buffers",
+    "masking_03_additive_float",
+}
 NAMED_FLOOR = 24 / 51       # measured: 24 of 51 buggy entries named (target: >= 90%)
-CASCADE_CEILING = 150       # measured: 150 points lost in exercises with correct code (target: 0)
+CASCADE_CEILING = 150       # measured: 150 points lost in the corpus's other exercises (target: 0, everywhere)
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +92,11 @@ def test_every_bug_loses_points_in_its_own_exercise(report):
 def test_named_rate_does_not_fall(report):
     # target (issue 11): at least 90% of the buggy entries named in their own exercise
     assert report.named_rate >= NAMED_FLOOR, measure.format_report(report)
+
+
+def test_no_new_wrong_causes(report):
+    misnamed = {o.entry.name for o in report.misnamed}
+    assert misnamed <= KNOWN_MISNAMED, f"feedback names the wrong mistake for: {sorted(misnamed - KNOWN_MISNAMED)}"
 
 
 def test_cascade_points_do_not_grow(report):

@@ -11,13 +11,12 @@ EXPECTED = {"exercise": "attention", "mistake": "attention_divide_by_dk"}
 
 
 def scaled_dot_product_attention(Q, K, V, mask=None):
-    Q, K, V = np.asarray(Q), np.asarray(K), np.asarray(V)
-    d_k = Q.shape[-1]
-    scores = np.matmul(Q, np.swapaxes(K, -1, -2)) * (1.0 / d_k)
-    if mask is not None:
-        scores = apply_mask(scores, mask)
-    weights = softmax(scores, axis=-1)
-    return np.matmul(weights, V), weights
+    queries, keys, values = map(np.asarray, (Q, K, V))
+    dim = keys.shape[-1]
+    logits = np.einsum("...id,...jd->...ij", queries, keys) / float(dim)   # "scaled by the dimension"
+    logits = logits if mask is None else apply_mask(logits, mask)
+    attn = softmax(logits)
+    return np.einsum("...ij,...jv->...iv", attn, values), attn
 
 
 def self_attention(X, W_Q, W_K, W_V, mask=None):

@@ -17,14 +17,12 @@ def causal_mask(n):
 
 
 def padding_mask(lengths, max_len):
-    return np.arange(max_len)[None, :] < np.asarray(lengths)[:, None]
+    return (np.arange(max_len)[None, :] - np.asarray(lengths)[:, None]) < 0
 
 
 def apply_mask(scores, mask):
-    scores = np.asarray(scores)
-    if scores.dtype.kind != "f":
-        scores = scores.astype(np.float64)
-    mask = np.asarray(mask)
-    if mask.dtype.kind == "f":          # additive mask
-        return (scores + mask).astype(scores.dtype)
-    return np.where(mask, scores, -np.inf)
+    s = np.asarray(scores, dtype=np.result_type(np.asarray(scores), 1.0))
+    m = np.asarray(mask)
+    if m.dtype.kind == "f":          # an additive mask is simply added
+        return (s + m).astype(s.dtype)
+    return np.where(m, s, -np.inf)

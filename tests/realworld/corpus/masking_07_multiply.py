@@ -12,11 +12,11 @@ def causal_mask(n):
 
 
 def padding_mask(lengths, max_len):
-    return np.arange(max_len)[None, :] < np.asarray(lengths)[:, None]
+    lengths = np.asarray(lengths).reshape(-1, 1)
+    return np.arange(max_len).reshape(1, max_len) < lengths
 
 
 def apply_mask(scores, mask):
-    scores = np.asarray(scores)
-    if scores.dtype.kind != "f":
-        scores = scores.astype(np.float64)
-    return scores * np.asarray(mask, dtype=scores.dtype)
+    """Zero out the scores the mask forbids."""
+    out = np.array(scores, dtype=float) if np.asarray(scores).dtype.kind != "f" else np.array(scores)
+    return out * np.asarray(mask)

@@ -13,11 +13,11 @@ def causal_mask(n):
 
 
 def padding_mask(lengths, max_len):
-    return np.arange(max_len)[None, :] < np.asarray(lengths)[:, None]
+    return np.greater.outer(np.asarray(lengths), np.arange(max_len))
 
 
 def apply_mask(scores, mask):
     scores = np.asarray(scores)
-    if scores.dtype.kind != "f":
-        scores = scores.astype(np.float64)
-    return scores + np.asarray(mask, dtype=scores.dtype)
+    if not np.issubdtype(scores.dtype, np.floating):
+        scores = scores.astype(float)
+    return np.add(scores, mask, dtype=scores.dtype)

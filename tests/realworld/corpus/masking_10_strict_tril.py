@@ -12,11 +12,10 @@ def causal_mask(n):
 
 
 def padding_mask(lengths, max_len):
-    return np.arange(max_len)[None, :] < np.asarray(lengths)[:, None]
+    return np.array([np.arange(max_len) < n for n in np.asarray(lengths).tolist()], dtype=bool).reshape(-1, max_len)
 
 
 def apply_mask(scores, mask):
     scores = np.asarray(scores)
-    if scores.dtype.kind != "f":
-        scores = scores.astype(np.float64)
-    return np.where(mask, scores, -np.inf)
+    neg_inf = np.array(-np.inf, dtype=scores.dtype if scores.dtype.kind == "f" else np.float64)
+    return np.where(np.asarray(mask, dtype=bool), scores, neg_inf)

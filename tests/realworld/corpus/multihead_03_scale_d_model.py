@@ -13,17 +13,17 @@ EXPECTED = {"exercise": "multihead", "mistake": "multihead_scale_d_model"}
 
 def split_heads(X, n_heads):
     X = np.asarray(X)
-    *batch, n, d_model = X.shape
+    d_model = X.shape[-1]
     if n_heads <= 0 or d_model % n_heads:
         raise ValueError("n_heads must divide d_model")
-    return np.swapaxes(X.reshape(*batch, n, n_heads, d_model // n_heads), -3, -2)
+    grouped = X.reshape(X.shape[:-1] + (n_heads, d_model // n_heads))   # (..., n, h, d_head)
+    return np.moveaxis(grouped, -2, -3)                                  # (..., h, n, d_head)
 
 
 def merge_heads(X):
     X = np.asarray(X)
-    *batch, h, n, d = X.shape
-    return np.swapaxes(X, -3, -2).reshape(*batch, n, h * d)
-
+    tokens_first = np.moveaxis(X, -3, -2)                                # (..., n, h, d_head)
+    return tokens_first.reshape(tokens_first.shape[:-2] + (-1,))
 
 def multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask=None):
     X = np.asarray(X)

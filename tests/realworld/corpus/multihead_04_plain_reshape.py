@@ -1,6 +1,6 @@
 """Multi-head split as a single reshape to (..., n_heads, n, d_head), skipping the transpose.
 
-Bug: the plain reshape mixes tokens and heads (merge is the matching plain reshape back).
+Bug: the plain reshape mixes tokens and heads (merge_heads itself is right).
 """
 import numpy as np
 

@@ -13,22 +13,21 @@ EXPECTED = {"exercise": "multihead", "mistake": "multihead_mask_leading_axis"}
 
 def split_heads(X, n_heads):
     X = np.asarray(X)
-    *batch, n, d_model = X.shape
-    if n_heads <= 0 or d_model % n_heads:
-        raise ValueError("d_model must be divisible by n_heads")
-    return np.swapaxes(X.reshape(*batch, n, n_heads, d_model // n_heads), -3, -2)
+    if n_heads < 1 or X.shape[-1] % n_heads != 0:
+        raise ValueError(f"cannot split {X.shape[-1]} features into {n_heads} heads")
+    return np.stack(np.split(X, n_heads, axis=-1), axis=-3)
 
 
 def merge_heads(X):
     X = np.asarray(X)
-    *batch, h, n, d = X.shape
-    return np.swapaxes(X, -3, -2).reshape(*batch, n, h * d)
-
+    pieces = np.split(X, X.shape[-3], axis=-3)            # h arrays of shape (..., 1, n, d_head)
+    return np.concatenate(pieces, axis=-1).squeeze(-3)
 
 def multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask=None):
-    X = np.asarray(X)
-    Q, K, V = (split_heads(X @ np.asarray(W), n_heads) for W in (W_Q, W_K, W_V))
-    if mask is not None:
-        mask = np.asarray(mask, dtype=bool)[None]
-    heads, weights = scaled_dot_product_attention(Q, K, V, mask)
-    return merge_heads(heads) @ np.asarray(W_O), weights
+    x = np.asarray(X)
+    q = split_heads(np.matmul(x, W_Q), n_heads)
+    k = split_heads(np.matmul(x, W_K), n_heads)
+    v = split_heads(np.matmul(x, W_V), n_heads)
+    head_mask = None if mask is None else np.asarray(mask, dtype=bool)[None]   # (1, n, n) for the heads
+    context, attn = scaled_dot_product_attention(q, k, v, head_mask)
+    return np.matmul(merge_heads(context), W_O), attn

@@ -11,20 +11,24 @@ EXPECTED = {"exercise": "multihead", "mistake": "multihead_mask_ignored"}
 
 def split_heads(X, n_heads):
     X = np.asarray(X)
-    *batch, n, d_model = X.shape
-    if n_heads <= 0 or d_model % n_heads:
+    n, d_model = X.shape[-2:]
+    if not (0 < n_heads <= d_model and d_model % n_heads == 0):
         raise ValueError("d_model must be divisible by n_heads")
-    return np.swapaxes(X.reshape(*batch, n, n_heads, d_model // n_heads), -3, -2)
+    X = X.reshape(*X.shape[:-1], n_heads, d_model // n_heads)
+    perm = list(range(X.ndim))
+    perm[-3], perm[-2] = perm[-2], perm[-3]
+    return X.transpose(perm)
 
 
 def merge_heads(X):
     X = np.asarray(X)
-    *batch, h, n, d = X.shape
-    return np.swapaxes(X, -3, -2).reshape(*batch, n, h * d)
-
+    perm = list(range(X.ndim))
+    perm[-3], perm[-2] = perm[-2], perm[-3]
+    Y = X.transpose(perm)
+    return Y.reshape(*Y.shape[:-2], Y.shape[-2] * Y.shape[-1])
 
 def multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask=None):
     X = np.asarray(X)
-    Q, K, V = (split_heads(X @ np.asarray(W), n_heads) for W in (W_Q, W_K, W_V))
-    heads, weights = scaled_dot_product_attention(Q, K, V)
-    return merge_heads(heads) @ np.asarray(W_O), weights
+    proj = {name: split_heads(X @ np.asarray(W), n_heads) for name, W in (("q", W_Q), ("k", W_K), ("v", W_V))}
+    out, attn = scaled_dot_product_attention(proj["q"], proj["k"], proj["v"])
+    return merge_heads(out) @ np.asarray(W_O), attn

@@ -20,12 +20,10 @@ def sinusoidal_encoding(seq_len, d_model):
 
 
 def apply_rope(x, positions=None, base=10000.0):
-    x = np.asarray(x)
-    if x.dtype.kind != "f":
-        x = x.astype(np.float64)
-    n, d = x.shape[-2], x.shape[-1]
-    if d % 2:
+    x = np.array(x, dtype=float) if np.asarray(x).dtype.kind in "iub" else np.asarray(x)
+    if x.shape[-1] & 1:
         raise ValueError("odd d")
+    n, d = x.shape[-2], x.shape[-1]
     pos = np.arange(n) if positions is None else positions
     angles = np.asarray(pos, dtype=np.float64)[:, None] / base ** (np.arange(0, d, 2) / d)   # (n, d/2)
     rot = np.empty((n, d // 2, 2, 2))                       # one 2x2 rotation matrix per (position, pair)

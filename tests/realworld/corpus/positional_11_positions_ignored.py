@@ -27,11 +27,9 @@ def _cos_sin_cache(seq_len, d, base):
 
 
 def apply_rope(x, positions=None, base=10000.0):
-    x = np.asarray(x)
-    if x.dtype.kind != "f":
-        x = x.astype(np.float64)
-    n, d = x.shape[-2], x.shape[-1]
-    if d % 2:
+    x = np.asarray(x, dtype=np.result_type(np.asarray(x), 1.0))
+    *_, n, d = x.shape
+    if d % 2 == 1:
         raise ValueError("d must be even")
     cos, sin = _cos_sin_cache(n, d, base)
     cos, sin = cos.astype(x.dtype), sin.astype(x.dtype)

@@ -26,12 +26,11 @@ def compute_cos_sin_cache(head_dim, positions, base=10000.0, dtype=np.float32):
 
 def apply_rope(x, positions=None, base=10000.0):
     x = np.asarray(x)
-    if x.dtype.kind != "f":
-        x = x.astype(np.float64)
-    n, d = x.shape[-2], x.shape[-1]
-    if d % 2:
+    x = x.astype(np.float64) if not np.issubdtype(x.dtype, np.floating) else x
+    seq_len, head_dim = x.shape[-2:]
+    if head_dim % 2 != 0:
         raise ValueError("head_dim must be even")
-    cos, sin = compute_cos_sin_cache(d, np.arange(n) if positions is None else positions, base)
+    cos, sin = compute_cos_sin_cache(head_dim, np.arange(seq_len) if positions is None else positions, base)
     out = np.empty_like(x)
     out[..., 0::2] = x[..., 0::2] * cos - x[..., 1::2] * sin
     out[..., 1::2] = x[..., 0::2] * sin + x[..., 1::2] * cos

@@ -16,12 +16,11 @@ def sinusoidal_encoding(seq_len, d_model):
 
 
 def apply_rope(x, positions=None, base=10000.0):
-    x = np.asarray(x)
-    if x.dtype.kind != "f":
-        x = x.astype(np.float64)
-    d = x.shape[-1]
+    d = np.shape(x)[-1]
     if d % 2:
         raise ValueError("RoPE: odd feature dimension")
+    x = np.asarray(x, dtype=np.result_type(np.asarray(x).dtype, np.float16) if np.asarray(x).dtype.kind == "f"
+                   else np.float64)
     pos = np.arange(x.shape[-2]) if positions is None else np.asarray(positions)
     ang = np.repeat(np.outer(pos.astype(np.float64), base ** (-np.arange(0, d, 2) / d)), 2, axis=1)
     sign = np.tile([-1.0, 1.0], d // 2)

@@ -10,11 +10,10 @@ EXPECTED = {"exercise": "tiled_attention", "mistake": "tiled_no_causal_mask"}
 
 
 def tiled_attention(Q, K, V, block_size=64, causal=False):
-    Q, K, V = np.asarray(Q), np.asarray(K), np.asarray(V)
-    if block_size <= 0:
-        raise ValueError("block_size must be positive")
-    dt = np.result_type(Q, K, V, 1.0)
-    Q, K, V = Q.astype(dt), K.astype(dt), V.astype(dt)
+    if not block_size >= 1:
+        raise ValueError(f"block_size={block_size}: need at least one key per block")
+    dt = np.result_type(np.asarray(Q), np.asarray(K), np.asarray(V), 1.0)
+    Q, K, V = (np.asarray(a, dtype=dt) for a in (Q, K, V))
     m_i = np.full(Q.shape[0], -np.inf, dtype=dt)
     l_i = np.zeros(Q.shape[0], dtype=dt)
     acc = np.zeros((Q.shape[0], V.shape[1]), dtype=dt)
