@@ -2,9 +2,9 @@
 
     MultiHead(X) = Concat(head_1, ..., head_h) W_O,  head_i = Attention(X W_Q^i, X W_K^i, X W_V^i)
 
-Head ``h`` owns columns ``[h*d_head:(h+1)*d_head]`` of the packed projections, so the
-two-head example of 003_63dbfe1d11fdc09a.txt is reproduced by packing its per-head
-matrices column-wise. Sources: 002_5d842bf762d216d9.txt ("Multi-Head Self-Attention",
+Head ``h`` owns columns ``[h*d_head:(h+1)*d_head]`` of the packed projections, so a
+two-head layer given as separate per-head matrices is reproduced by packing them
+column-wise. Sources: 002_5d842bf762d216d9.txt ("Multi-Head Self-Attention",
 pitfall 3), 003_63dbfe1d11fdc09a.txt ("Multi-Head Attention").
 """
 import numpy as np
