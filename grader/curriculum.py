@@ -58,7 +58,7 @@ def exercises() -> tuple[Exercise, ...]:
     import yaml
 
     with PATH.open(encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
+        data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x faster
     return tuple(
         Exercise(
             id=entry["id"], title=entry["title"], module=entry["module"],

@@ -25,7 +25,7 @@ def raw() -> dict:
     import yaml
 
     with PATH.open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x faster
 
 
 def _expected(entry: dict) -> Expected:
