@@ -20,7 +20,7 @@ VERBS = {
     "hint": "the next hint for an exercise",
     "pack": "zip your exercises to hand in (what attnkit grade and Gradescope accept)",
     "quiz": "self-study quizzes with spaced repetition; validate and export banks",
-    "demo": "a short tour: the seed's worked example, then the grader",
+    "demo": 'a short tour: the worked "India is great" example, then the grader',
     "show": "pictures: attention heatmaps and positional encodings",
     "grade": "grade a folder of submissions (instructors)",
     "nbgrader": "export the course as nbgrader notebooks (instructors)",
