@@ -17,13 +17,13 @@ from hypothesis.extra import numpy as hnp
 from grader.checks.common import expect_mask
 from grader.compare import (
     CheckFailed,
-    Mistake,
     arg,
     describe,
     expect_array,
     expect_close,
     expect_tuple,
     first_difference,
+    resembles,
     show_scalar,
     tolerance_for,
 )
@@ -126,31 +126,14 @@ def test_expect_close_passes_or_fails_cleanly(case, dtype):
 
 
 @fuzz()
-@given(cases(), st.lists(st.sampled_from(["right", "wrong_shape", "raises", "none", "list", "nan"]), max_size=4))
-def test_diagnosis_never_breaks_a_failure(case, kinds):
-    """Mistake variants (computed lazily from the reference) may raise or return junk: never a grader error."""
+@given(cases(), st.lists(st.sampled_from(["right", "wrong_shape", "none", "list", "nan", "text"]), max_size=4))
+def test_recognising_a_mistake_never_breaks(case, kinds):
+    """A mistake's output may be junk (wrong shape, None, a list, NaN, text): recognising it never raises."""
     got, expected = case
-
-    def variant(kind):
-        if kind == "right":
-            return lambda: got
-        if kind == "wrong_shape":
-            return np.zeros((7, 7))
-        if kind == "raises":
-            return lambda: 1 / 0
-        if kind == "none":
-            return None
-        if kind == "list":
-            return [1, 2, 3]
-        return np.full(np.shape(expected), np.nan)
-
-    mistakes = [(Mistake(f"m{i}", f"mistake {kind}", "hint"), variant(kind)) for i, kind in enumerate(kinds)]
-    try:
-        expect_close(got, expected, call=CALL, mistakes=mistakes)
-    except CheckFailed as failure:
-        assert failure.diagnosis is None or failure.diagnosis.id in {m.id for m, _ in mistakes}
-        if failure.diagnosis is not None:
-            assert str(failure).count("looks like") == 1
+    outputs = {"right": got, "wrong_shape": np.zeros((7, 7)), "none": None, "list": [1, 2, 3],
+               "nan": np.full(np.shape(expected), np.nan), "text": np.array(["a"])}
+    for kind in kinds:
+        assert resembles(got, outputs[kind]) in (True, False)
 
 
 @fuzz()
