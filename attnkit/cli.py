@@ -31,7 +31,7 @@ NOT_INSTALLED = "attnkit {verb}: not part of this installation (the student rele
 
 # The grader runs one single-threaded process per core (see grader.sandbox.affinity);
 # multi-threaded BLAS would only make the processes fight. Set before numpy is imported.
-SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+from grader.sandbox.affinity import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
 
 
 def installed() -> tuple[str, ...]:

@@ -15,6 +15,9 @@ import os
 from contextlib import contextmanager
 from typing import Iterator
 
+# The environment that keeps BLAS to one thread: set by the CLI before numpy loads, and the zygote's.
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
 
 def pin(index: int = 0) -> int | None:
     """Pin this process to the ``index``-th CPU it may run on (modulo their number); returns the CPU.
