@@ -1,5 +1,6 @@
 """softmax_backward and attention_backward against central finite differences (float64, step 1e-6,
 agreement 1e-6), and the reason for the 1/sqrt(d_k) scale: gradients through a saturated softmax."""
+import copy
 import math
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 from solutions.attention import scaled_dot_product_attention
 from solutions.attention_backward import attention_backward, softmax_backward
 from solutions.softmax import softmax
+from tests.curriculum.test_solutions_dtypes import make_inputs
 
 STEP, AGREEMENT = 1e-6, 1e-6
 
@@ -113,23 +115,16 @@ def test_masked_keys_receive_no_gradient():
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
 
 
-@pytest.mark.parametrize("kind", [np.float32, "int", "list"])
-def test_attention_backward_dtypes_and_untouched_inputs(kind):
-    rng = np.random.default_rng(4)
-    arrays = [rng.standard_normal(shape) for shape in ((3, 4), (5, 4), (5, 2), (3, 2))]
-    if kind == "int":
-        arrays = [np.round(2 * a).astype(int) for a in arrays]
-    elif kind != "list":
-        arrays = [a.astype(kind) for a in arrays]
-    copies = [np.array(a) for a in arrays]
-    args = [a.tolist() for a in arrays] if kind == "list" else arrays
-    grads = attention_backward(*args)
-    for grad in grads:
-        assert grad.dtype == (np.float32 if kind == np.float32 else np.float64)
-    for before, after in zip(copies, arrays):
-        np.testing.assert_array_equal(np.asarray(after), before)
+@pytest.mark.parametrize("kind, want", [("float32", np.float32), ("int", np.float64), ("list", np.float64)])
+def test_attention_backward_dtypes_and_untouched_inputs(kind, want):
+    args = make_inputs([(3, 4), (5, 4), (5, 2), (3, 2)], kind, seed=4)
+    before = copy.deepcopy(args)
+    for grad in attention_backward(*args):
+        assert grad.dtype == want
+    for old, new in zip(before, args):
+        np.testing.assert_array_equal(np.asarray(new), np.asarray(old))
     with pytest.raises(ValueError, match="dO has shape"):
-        attention_backward(*arrays[:3], np.zeros((3, 3)))
+        attention_backward(*args[:3], np.zeros((3, 3)))
 
 
 def score_gradient_norm(scale, d_k=512, n=16, seed=0):

@@ -1,10 +1,13 @@
 """cross_attention: queries from X, keys and values from Z ("Attention Is All You Need" 3.2.3)."""
+import copy
+
 import numpy as np
 import pytest
 
 from solutions.attention import scaled_dot_product_attention, self_attention
 from solutions.cross_attention import cross_attention
 from solutions.masking import padding_mask
+from tests.curriculum.test_solutions_dtypes import make_inputs
 
 CLOSE = {"rtol": 1e-12, "atol": 1e-14}
 
@@ -60,21 +63,16 @@ def test_no_real_source_token_gives_zeros(rng):
     np.testing.assert_array_equal(weights[0], 0)
 
 
-@pytest.mark.parametrize("kind", [np.float32, np.float64, "int", "list"])
-def test_dtypes_and_inputs_untouched(rng, kind):
-    arrays = [rng.standard_normal(shape) for shape in ((2, 3, 4), (2, 5, 6), (4, 3), (6, 3), (6, 2))]
-    if kind == "int":
-        arrays = [np.round(a * 2).astype(int) for a in arrays]
-    elif kind != "list":
-        arrays = [a.astype(kind) for a in arrays]
-    copies = [np.array(a) for a in arrays]
-    args = [a.tolist() for a in arrays] if kind == "list" else arrays
+@pytest.mark.parametrize("kind, want", [("float32", np.float32), ("float64", np.float64), ("int", np.float64),
+                                        ("list", np.float64)])
+def test_dtypes_and_inputs_untouched(kind, want):
+    args = make_inputs([(2, 3, 4), (2, 5, 6), (4, 3), (6, 3), (6, 2)], kind, seed=3)
+    before = copy.deepcopy(args)
     mask = np.array([[True] * 5, [True, True, False, False, False]])
     out, weights = cross_attention(*args, key_padding_mask=mask)
-    want = np.float32 if kind == np.float32 else np.float64
     assert out.dtype == weights.dtype == want
-    for before, after in zip(copies, arrays):
-        np.testing.assert_array_equal(np.asarray(after), before)
+    for old, new in zip(before, args):
+        np.testing.assert_array_equal(np.asarray(new), np.asarray(old))
 
 
 def test_value_errors_say_what_is_wrong(rng):

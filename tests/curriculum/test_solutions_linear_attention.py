@@ -1,12 +1,14 @@
 """elu_feature_map and linear_attention ("Transformers are RNNs" 2020): the quadratic form regrouped,
 causal running sums, and memory that never holds an n x n array (tracemalloc)."""
-import tracemalloc
+import copy
 
 import numpy as np
 import pytest
 
 from solutions.linear_attention import elu_feature_map, linear_attention
 from solutions.masking import causal_mask
+from tests.curriculum.test_solutions_dtypes import make_inputs
+from tests.curriculum.test_solutions_tiled_memory import peak_of
 
 CLOSE = {"rtol": 1e-10, "atol": 1e-12}
 N, D = 4096, 16
@@ -69,41 +71,24 @@ def test_causal_needs_as_many_queries_as_keys():
 
 
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("kind", [np.float32, np.float64, "int", "list"])
-def test_dtypes_and_untouched_inputs(kind, causal):
-    rng = np.random.default_rng(12)
-    arrays = [rng.standard_normal((2, 5, 3)) for _ in range(3)]
-    if kind == "int":
-        arrays = [np.round(a * 2).astype(int) for a in arrays]
-    elif kind != "list":
-        arrays = [a.astype(kind) for a in arrays]
-    copies = [np.array(a) for a in arrays]
-    args = [a.tolist() for a in arrays] if kind == "list" else arrays
+@pytest.mark.parametrize("kind, want", [("float32", np.float32), ("float64", np.float64), ("int", np.float64),
+                                        ("list", np.float64)])
+def test_dtypes_and_untouched_inputs(kind, want, causal):
+    args = make_inputs([(2, 5, 3)] * 3, kind, seed=12)
+    before = copy.deepcopy(args)
     got = linear_attention(*args, causal=causal)
-    assert got.dtype == (np.float32 if kind == np.float32 else np.float64)
-    for before, after in zip(copies, arrays):
-        np.testing.assert_array_equal(np.asarray(after), before)
-    if kind == np.float32:
-        want = linear_attention(*(a.astype(np.float64) for a in arrays), causal=causal)
-        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert got.dtype == want
+    for old, new in zip(before, args):
+        np.testing.assert_array_equal(np.asarray(new), np.asarray(old))
+    if kind == "float32":
+        wide = linear_attention(*(a.astype(np.float64) for a in args), causal=causal)
+        np.testing.assert_allclose(got, wide, rtol=1e-4, atol=1e-5)
 
 
 @pytest.fixture(scope="module")
 def inputs():
     rng = np.random.default_rng(4096)
     return tuple(rng.standard_normal((N, D)) for _ in range(3))
-
-
-def peak_of(call):
-    """(result, peak bytes allocated during ``call()`` alone); the inputs already exist."""
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        result = call()
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    return result, peak
 
 
 def test_tracemalloc_sees_the_quadratic_form(inputs):
