@@ -6,23 +6,15 @@ How many hints were revealed per task is kept in ``hints.json`` under the attnki
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
+
+from attnkit import atomic
+from attnkit.userdata import home
 
 UNKNOWN = "attnkit hint: {error}"
 NO_TASK = "attnkit hint: exercise {exercise} has tasks {tasks}; there is no task {task}"
 ALL_SHOWN = "(that was the last hint for this task; run `attnkit check` to see what the checks say)"
-
-
-def home() -> Path:
-    """The per-user attnkit folder (created on demand)."""
-    if os.environ.get("ATTNKIT_HOME"):
-        return Path(os.environ["ATTNKIT_HOME"])
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("attnkit", appauthor=False))
 
 
 def _load(path: Path) -> dict:
@@ -35,10 +27,7 @@ def _load(path: Path) -> dict:
 
 def _save(path: Path, data: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hints-", suffix=".tmp")
-    with os.fdopen(handle, "w", encoding="utf-8") as stream:
-        json.dump(data, stream, indent=1)
-    os.replace(tmp, path)
+    atomic.write_text(path, json.dumps(data, indent=1))
 
 
 def add_arguments(parser) -> None:
