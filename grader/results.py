@@ -68,6 +68,7 @@ class SubmissionResult:
     student: str
     exercises: list[ExerciseResult] = field(default_factory=list)
     problem: str = ""    # a submission-level problem (unreadable zip, symlink refused...)
+    notes: list[dict] = field(default_factory=list)  # {"kind", "detail"}: skipped entries, timeouts... (attnkit.grade)
 
     @property
     def score(self) -> float:
@@ -85,4 +86,5 @@ class SubmissionResult:
     @classmethod
     def from_dict(cls, data: dict) -> "SubmissionResult":
         exercises = [ExerciseResult(e["exercise"], [CheckResult(**c) for c in e["checks"]]) for e in data["exercises"]]
-        return cls(student=data["student"], exercises=exercises, problem=data.get("problem", ""))
+        return cls(student=data["student"], exercises=exercises, problem=data.get("problem", ""),
+                   notes=list(data.get("notes", [])))

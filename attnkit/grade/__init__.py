@@ -5,6 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from attnkit.arguments import add_exercises_argument
+
 from .run import main
 
 __all__ = ["add_arguments", "main", "run"]
@@ -23,15 +25,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=None, metavar="N", help="parallel submissions (default: cores)")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per call (default 10)")
     parser.add_argument("--memory-mb", type=int, default=2048, metavar="MB", help="memory per child (default 2048)")
+    parser.add_argument("--student-timeout", type=float, default=60.0, metavar="S",
+                        help="seconds all the calls of one submission may take together (default 60; each exercise "
+                             "gets at most 3 x --timeout); past it the remaining checks fail as too slow")
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show a bar")
     shown.add_argument("--no-progress", dest="progress", action="store_false", help="line-based progress")
+    add_exercises_argument(parser)
 
 
 def run(args) -> int:  # defined after `from .run import main`: attnkit.grade.run the module stays importable
     try:
         return main(Path(args.submissions), Path(args.out), jobs=args.jobs, timeout=args.timeout,
-                    memory_mb=args.memory_mb, progress=args.progress)
+                    memory_mb=args.memory_mb, progress=args.progress, student_timeout=args.student_timeout,
+                    exercises=args.exercises)
     except KeyboardInterrupt:  # before the workers started
         print("\nattnkit grade: interrupted; nothing new was graded", file=sys.stderr)
         return 130

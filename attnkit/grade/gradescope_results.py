@@ -37,12 +37,18 @@ def test_entry(exercise_index: int, check_index: int, check: CheckResult) -> dic
     }
 
 
+# what the student is told about the problems attnkit.grade noted (the others already show in the checks' messages)
+NOTES = {"skipped": "left out of your hand-in", "missing_module": "missing from your hand-in",
+         "output_truncated": "printed output cut short", "too_slow": "too slow"}
+
+
 def results_json(result: SubmissionResult) -> dict:
     tests = [test_entry(i, j, check)
              for i, exercise in enumerate(result.exercises, start=1)
              for j, check in enumerate(exercise.checks, start=1)]
     summary = [f"{e.exercise}: {_number(e.score)}/{_number(e.max_score)}" for e in result.exercises]
-    output = "\n".join(([result.problem, ""] if result.problem else []) + summary)
+    notes = [f"{NOTES[n['kind']]}: {n['detail']}" for n in result.notes if n.get("kind") in NOTES]
+    output = "\n".join(([result.problem, ""] if result.problem else []) + ([*notes, ""] if notes else []) + summary)
     return {
         "score": _number(result.score),
         "output": output,

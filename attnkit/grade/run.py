@@ -26,6 +26,8 @@ CLASS_FILES = ("grades.csv", "summary.json", "summary.txt")
 PROBE_BYTES = 64 << 10            # the probe written (and fsynced) into OUTDIR before anything is graded
 BYTES_PER_STUDENT = 128 << 10     # room asked for per submission: its Gradescope JSON + record are ~50 KB
 FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+STUDENT_SECONDS = 60.0            # --student-timeout: all the calls of one submission together
+SHOW_EVERY = 0.5                  # seconds between updates of who is being graded
 
 OUT_UNWRITABLE = ("cannot write to output folder {out} ({reason}). Choose a folder you can write to with --out, "
                   "or fix its permissions; nothing was graded.")
@@ -49,11 +51,15 @@ class UserError(Exception):
 
 
 def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float = 10.0, memory_mb: int = 2048,
-         progress: bool | None = None, *, stdout=None, stderr=None) -> int:
+         progress: bool | None = None, *, student_timeout: float = STUDENT_SECONDS, stdout=None, stderr=None,
+         exercises: tuple[str, ...] | None = None) -> int:
     """Grade every submission in ``submissions`` into ``out``; returns the exit status.
 
-    ``progress``: None shows a bar when stderr is a terminal, line-based progress otherwise;
-    True / False force the bar / the lines.
+    ``timeout``: seconds one call may take; ``student_timeout``: seconds all the calls of one submission may
+    take together (each exercise gets at most 3 x ``timeout``); past them, the remaining checks fail with a
+    message saying the code was too slow. ``progress``: None shows a bar when stderr is a terminal,
+    line-based progress otherwise; True / False force the bar / the lines. ``exercises``: a course's subset
+    (``grader.curriculum.select``); the points, the gradebook's columns and the summary follow it.
 
     0: everything graded; 1: the grader failed on some submission (re-run to retry);
     2: a user error (nothing graded); 130: interrupted (re-run to resume).
@@ -61,10 +67,14 @@ def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float =
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     try:
         entries, warnings = _prepare(Path(submissions), Path(out), jobs, timeout, memory_mb)
+        if student_timeout <= 0:
+            raise UserError("--student-timeout must be positive")
     except UserError as error:
         print(f"attnkit grade: {error}", file=stderr)
         return 2
-    return _run(entries, warnings, Path(out), jobs or os.cpu_count() or 1, timeout, memory_mb, progress, stdout, stderr)
+    limits = (timeout, memory_mb, student_timeout)
+    return _run(entries, warnings, Path(out), jobs or os.cpu_count() or 1, limits, progress, stdout, stderr,
+                exercises)
 
 
 def _prepare(submissions: Path, out: Path, jobs, timeout, memory_mb) -> tuple[list[Entry], list[str]]:
@@ -126,38 +136,29 @@ def _check_writable(out: Path, count: int) -> None:
 def _check_temp() -> None:
     """The run's temporary folder can be made, and (as root, when children drop to an unprivileged user)
     every folder above it lets that user pass to the workspaces inside."""
-    from grader.sandbox.child import unprivileged_user
+    from grader.sandbox import preflight
 
     try:
         root = scratch.root()
     except OSError as error:
         raise UserError(TEMP_UNWRITABLE.format(tmp=tempfile.gettempdir(), reason=error.strerror or error)) from None
-    user = unprivileged_user()
-    if user is None:
-        return
-    for folder in root.resolve().parents:
-        try:
-            mode = folder.stat().st_mode
-        except OSError:
-            continue
-        if not mode & 0o001:
-            import pwd
-
-            name = pwd.getpwuid(user[0]).pw_name
-            raise UserError(TEMP_UNREACHABLE.format(tmp=root.parent, user=name, folder=folder))
+    user = preflight.unprivileged_user()
+    blocking = preflight.blocking_folder(root) if user is not None else None
+    if blocking is not None:
+        raise UserError(TEMP_UNREACHABLE.format(tmp=root.parent, user=preflight.user_name(user), folder=blocking))
 
 
 def _size(count: int) -> str:
     return f"{count / (1 << 20):.1f} MiB" if count >= 1 << 20 else f"{count >> 10} KiB"
 
 
-def _run(entries, warnings, out, jobs, timeout, memory_mb, bar, stdout, stderr) -> int:
+def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=None) -> int:
     from grader import curriculum
     from grader.runner import discover as discover_checks
 
     from . import worker
 
-    exercise_ids = curriculum.ids()
+    exercise_ids = curriculum.ids() if exercises is None else tuple(exercises)
     try:
         for exercise in exercise_ids:
             discover_checks(exercise)
@@ -166,7 +167,7 @@ def _run(entries, warnings, out, jobs, timeout, memory_mb, bar, stdout, stderr) 
               "nothing was graded.", file=stderr)
         return 1
     scratch.sweep()  # what runs killed with SIGKILL left in the temp dir
-    version = records.grader_version()
+    version = records.grader_version() + ("" if exercises is None else f" exercises={','.join(exercise_ids)}")
     tasks, skipped = [], 0
     for entry in entries:
         try:
@@ -176,14 +177,13 @@ def _run(entries, warnings, out, jobs, timeout, memory_mb, bar, stdout, stderr) 
         if records.up_to_date(out, entry.student, digest, version):
             skipped += 1
         else:
-            tasks.append(worker.Task(entry, digest, out, version))
+            tasks.append(worker.Task(entry, digest, out, version, exercise_ids))
     errors: dict[str, str] = {}
     with progress_view.make(len(tasks), bar, stderr) as shown:
         if skipped:
             shown.note(f"{skipped} of {len(entries)} submissions up to date in {out}, skipped")
         if tasks:
-            status = _grade_all(tasks, min(jobs, len(tasks)), timeout, memory_mb, shown, errors, out, len(entries),
-                                skipped)
+            status = _grade_all(tasks, min(jobs, len(tasks)), limits, shown, errors, out, len(entries), skipped)
             if status is not None:
                 return status
     results = []
@@ -208,20 +208,31 @@ def _run(entries, warnings, out, jobs, timeout, memory_mb, bar, stdout, stderr) 
     return 1 if errors else 0
 
 
-def _grade_all(tasks, jobs, timeout, memory_mb, shown, errors, out, total, skipped) -> int | None:
+def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int | None:
     from . import worker
 
+    timeout, memory_mb, student_timeout = limits
     root = scratch.root()
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["attnkit.grade.worker"])
     previous, tempfile.tempdir = tempfile.tempdir, str(root)
     try:  # a forkserver started now keeps its socket folder under root too
-        counter = context.Value("i", 0)
-        pool = context.Pool(jobs, initializer=start_worker, initargs=(str(root), timeout, memory_mb << 20, counter))
+        counter, current = context.Value("i", 0), context.SimpleQueue()
+        pool = context.Pool(jobs, initializer=start_worker,
+                            initargs=(str(root), timeout, memory_mb << 20, counter, student_timeout, current))
     finally:
         tempfile.tempdir = previous
     try:
-        for finished in pool.imap_unordered(worker.grade, tasks, chunksize=1):
+        results = pool.imap_unordered(worker.grade, tasks, chunksize=1)
+        for _ in tasks:
+            while True:  # while waiting, show who is being graded (a slow student is named, not the last one)
+                try:
+                    finished = results.next(timeout=SHOW_EVERY)
+                    break
+                except multiprocessing.TimeoutError:
+                    _show_current(current, shown)
+                    shown.tick()
+            _show_current(current, shown)
             if finished.status == worker.FAILED:
                 errors[finished.student] = finished.message
             shown.advance(finished.student, finished.score, finished.max_score, finished.status)
@@ -237,6 +248,11 @@ def _grade_all(tasks, jobs, timeout, memory_mb, shown, errors, out, total, skipp
         return 130
     pool.join()
     return None
+
+
+def _show_current(current, shown) -> None:
+    while not current.empty():
+        shown.grading(current.get())
 
 
 def start_worker(root: str, *args) -> None:

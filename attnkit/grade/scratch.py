@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import fcntl
 import os
-import shutil
 import stat
 import tempfile
 import time
 from multiprocessing import util
 from pathlib import Path
+
+from grader.sandbox import tree
 
 PREFIX = "attnkit-run-"
 OWNER = "owner"
@@ -46,7 +47,7 @@ def root() -> Path:
 
 
 def _remove(folder: Path, fd: int) -> None:
-    shutil.rmtree(folder, ignore_errors=True)
+    tree.remove(folder)  # never raises, however deep a child nested its folders
     try:
         os.close(fd)
     except OSError:
@@ -90,6 +91,7 @@ def sweep(base: Path | None = None) -> int:
     """Remove the temporary folders of grading runs that were killed; returns how many.
 
     Only folders owned by this user, never this process's own, never one whose owner lives.
+    Never raises: a folder that cannot be removed is left for the next run.
     """
     base = Path(base or tempfile.gettempdir())
     removed = 0
@@ -100,11 +102,10 @@ def sweep(base: Path | None = None) -> int:
     for folder in candidates:
         try:
             info = folder.lstat()
-        except OSError:
+            if folder == _root or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+                continue
+            if abandoned(folder):
+                removed += tree.remove(folder)
+        except Exception:  # noqa: BLE001 - one stuck folder never stops the run
             continue
-        if folder == _root or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
-            continue
-        if abandoned(folder):
-            shutil.rmtree(folder, ignore_errors=True)
-            removed += not folder.exists()
     return removed

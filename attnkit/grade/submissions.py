@@ -1,10 +1,13 @@
-"""The class folder: one entry per student (a folder or a ``.zip``), content hashes, safe unpacking.
+"""The class folder: one entry per student (a folder or a ``.zip``), content hashes, safe intake.
 
-Student code is hostile, and so are its archives: a zip entry that would land outside the
-extraction folder (``../``, an absolute path, a drive letter), a symlink entry, too many entries
-or too many uncompressed bytes (a zip bomb) makes the whole submission refused with a
-:class:`SubmissionProblem` (the student scores 0 with that message; the run goes on).
-A symlink anywhere in a submission folder is refused the same way. Only ``.py`` files are used.
+Student hand-ins are hostile, and so are their archives and folders. Both pass the same caps
+before anything is copied or hashed: at most :data:`MAX_ENTRIES` entries, :data:`MAX_DEPTH`
+folders deep, :data:`MAX_FILE_BYTES` per ``.py`` file and :data:`MAX_TOTAL_BYTES` in all (a zip's
+counted on the decompressed stream, so a zip bomb is caught). Too many entries or bytes refuse
+the whole hand-in (:class:`SubmissionProblem`: the student scores 0 with that message; the run goes
+on). A single unsafe entry (a zip path escaping the folder or absolute, a symbolic link, a FIFO,
+socket or device, a folder nested too deep, one file too large) is skipped and named in
+:attr:`Intake.skipped`; the rest is graded. Only ``.py`` files are used.
 """
 from __future__ import annotations
 
@@ -14,18 +17,29 @@ import os
 import stat
 import zipfile
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from grader.sandbox import tree
 
 MAX_ENTRIES = 2000                 # entries in one zip
 MAX_TOTAL_BYTES = 64 << 20         # uncompressed bytes of the .py files extracted from one zip
 MAX_FILE_BYTES = 8 << 20           # one .py file
+MAX_DEPTH = 8                      # folders below the hand-in's top
 SKIPPED_DIRS = {"__pycache__", "__MACOSX"}
 CHUNK = 1 << 16
 
 
 class SubmissionProblem(Exception):
     """A submission that cannot be graded as handed in; the message is shown to the student."""
+
+
+@dataclass
+class Intake:
+    """What of a hand-in is used: its ``.py`` files (relative posix name, size) and what was skipped, named."""
+
+    files: list[tuple[str, int]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -63,7 +77,8 @@ def discover(root: Path) -> tuple[list[Entry], list[str]]:
 
 
 def content_hash(entry: Entry) -> str:
-    """sha256 of a submission's content: a zip's bytes, or a folder's relative names and bytes."""
+    """sha256 of a submission's content: a zip's bytes, or a folder's relative names and bytes (only what
+    :func:`inspect_folder` lets through: no FIFO, device or link is ever opened, no file past the caps read)."""
     digest = hashlib.sha256()
     if entry.kind == "zip":
         digest.update(b"zip\0")
@@ -75,50 +90,97 @@ def content_hash(entry: Entry) -> str:
         digest.update(b"symlink\0" + os.fsencode(os.readlink(entry.path)))
         return digest.hexdigest()
     digest.update(b"folder\0")
-    for relative, path in _walk(entry.path):
-        name = os.fsencode(relative)
-        if path.is_symlink():
-            digest.update(b"L\0" + name + b"\0" + os.fsencode(os.readlink(path)) + b"\0")
-        else:
-            digest.update(b"F\0" + name + b"\0" + str(path.stat().st_size).encode() + b"\0")
-            with open(path, "rb") as handle:
-                for block in iter(lambda: handle.read(CHUNK), b""):
-                    digest.update(block)
+    try:
+        intake = inspect_folder(entry.path)
+    except SubmissionProblem as problem:
+        digest.update(b"refused\0" + str(problem).encode())
+        return digest.hexdigest()
+    for name in intake.skipped:
+        digest.update(b"S\0" + os.fsencode(name) + b"\0")
+    for name, size in intake.files:
+        digest.update(b"F\0" + os.fsencode(name) + b"\0" + str(size).encode() + b"\0")
+        digest.update(read_module(entry.path / name))
     return digest.hexdigest()
 
 
-def _walk(folder: Path):
-    """(relative posix name, path) of every non-hidden file or symlink under ``folder``, sorted, no links followed."""
-    found = []
-    for base, dirs, files in os.walk(folder, followlinks=False):
-        links = [d for d in dirs if os.path.islink(os.path.join(base, d))]
-        dirs[:] = sorted(d for d in dirs if not hidden(d) and d not in links)
-        for name in files + links:
-            if hidden(name):
+def read_module(path: Path) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (never a link, FIFO or device)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"{path.name} is not a regular file")
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise OSError(f"{path.name} grew past {MAX_FILE_BYTES >> 20} MiB")
+    return data
+
+
+def inspect_folder(folder: Path) -> Intake:
+    """The ``.py`` files of a hand-in folder within the caps, and what is skipped (named, with why).
+
+    Raises :class:`SubmissionProblem` past :data:`MAX_ENTRIES` entries or :data:`MAX_TOTAL_BYTES`.
+    Nothing but folders is opened.
+    """
+    try:
+        found, too_deep = tree.scan(folder, MAX_DEPTH, MAX_ENTRIES, skip=hidden)
+    except tree.TreeTooLarge as error:
+        raise SubmissionProblem(f"refused: your submission holds {error} (at most {MAX_ENTRIES})") from None
+    intake = Intake(skipped=[f"{name}/ (more than {MAX_DEPTH} folders deep)" for name in too_deep])
+    total = 0
+    for item in found:
+        if item.kind == "folder":
+            continue
+        if item.kind != "file":
+            intake.skipped.append(f"{item.name} (a {KIND_NAMES.get(item.kind, item.kind)}, not a file)")
+        elif item.name.endswith(".py"):
+            if item.size > MAX_FILE_BYTES:
+                intake.skipped.append(f"{item.name} (larger than {MAX_FILE_BYTES >> 20} MiB)")
                 continue
-            path = Path(base, name)
-            found.append((path.relative_to(folder).as_posix(), path))
-    return sorted(found)
+            total += item.size
+            intake.files.append((item.name, item.size))
+    if total > MAX_TOTAL_BYTES:
+        raise SubmissionProblem(f"refused: your .py files exceed {MAX_TOTAL_BYTES >> 20} MiB")
+    return intake
 
 
-def check_folder(folder: Path) -> None:
-    """Refuse a submission folder holding a symlink (to a solution file, /etc/passwd, anything)."""
-    for relative, path in _walk(folder):
-        if path.is_symlink():
-            raise SubmissionProblem(f"refused: your submission contains a symbolic link ({relative}); "
-                                    "hand in the files themselves")
+KIND_NAMES = {"symlink": "symbolic link", "fifo": "FIFO (named pipe)", "socket": "socket", "device": "device file"}
+
+
+def stage_folder(folder: Path, target: Path) -> Intake:
+    """Copy the ``.py`` files of the hand-in ``folder`` that pass :func:`inspect_folder` into ``target``."""
+    intake = inspect_folder(folder)
+    kept = []
+    for name, size in intake.files:
+        try:
+            data = read_module(folder / name)
+        except OSError as error:  # changed since it was inspected, or unreadable
+            intake.skipped.append(f"{name} ({error.strerror or error})")
+            continue
+        destination = target.joinpath(*name.split("/"))
+        destination.parent.mkdir(parents=True, exist_ok=True)  # at most MAX_DEPTH levels
+        destination.write_bytes(data)
+        kept.append((name, size))
+    intake.files = kept
+    return intake
+
+
+class UnsafeEntry(ValueError):
+    """One zip entry that is not extracted (the message says why); the rest of the zip is."""
 
 
 def safe_name(raw: str) -> PurePosixPath:
-    """The relative path a zip entry may be extracted to, or :class:`SubmissionProblem`."""
+    """The relative path a zip entry may be extracted to, or :class:`UnsafeEntry`."""
     name = raw.replace("\\", "/")
     if "\0" in name:
-        raise SubmissionProblem(f"refused: zip entry {raw!r} has a NUL byte in its name")
+        raise UnsafeEntry("has a NUL byte in its name")
     if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
-        raise SubmissionProblem(f"refused: zip entry {raw!r} has an absolute path")
+        raise UnsafeEntry("has an absolute path")
     parts = [p for p in name.split("/") if p not in ("", ".")]
     if ".." in parts:
-        raise SubmissionProblem(f"refused: zip entry {raw!r} would be written outside the submission")
+        raise UnsafeEntry("would be written outside the submission")
+    if len(parts) > MAX_DEPTH + 1:
+        raise UnsafeEntry(f"is more than {MAX_DEPTH} folders deep")
     return PurePosixPath(*parts) if parts else PurePosixPath(".")
 
 
@@ -127,12 +189,14 @@ def _is_symlink(info: zipfile.ZipInfo) -> bool:
     return stat.S_ISLNK(mode)
 
 
-def extract_zip(archive: Path, target: Path) -> None:
+def extract_zip(archive: Path, target: Path) -> Intake:
     """Unpack the ``.py`` files of ``archive`` into the (empty, private) folder ``target``.
 
-    Every entry is validated before anything is written; the byte caps are enforced on the
-    decompressed stream itself, so a lying header does not help a zip bomb.
+    Every entry is validated before anything is written: unsafe ones are skipped and named in the
+    returned :class:`Intake`; the byte caps are enforced on the decompressed stream itself, so a
+    lying header does not help a zip bomb.
     """
+    intake = Intake()
     try:
         with zipfile.ZipFile(archive) as zipped:
             infos = zipped.infolist()
@@ -140,9 +204,13 @@ def extract_zip(archive: Path, target: Path) -> None:
                 raise SubmissionProblem(f"refused: the zip has {len(infos)} entries (at most {MAX_ENTRIES})")
             chosen = []
             for info in infos:
-                name = safe_name(info.filename)
-                if _is_symlink(info):
-                    raise SubmissionProblem(f"refused: zip entry {info.filename!r} is a symbolic link")
+                try:
+                    name = safe_name(info.filename)
+                    if _is_symlink(info):
+                        raise UnsafeEntry("is a symbolic link")
+                except UnsafeEntry as unsafe:
+                    intake.skipped.append(f"zip entry {info.filename[:200]!r} ({unsafe})")
+                    continue
                 if info.is_dir() or any(hidden(part) for part in name.parts) or name.suffix != ".py":
                     continue
                 chosen.append((info, name))
@@ -160,6 +228,7 @@ def extract_zip(archive: Path, target: Path) -> None:
                         if written > MAX_FILE_BYTES or total > MAX_TOTAL_BYTES:
                             raise SubmissionProblem("refused: the zip expands to too many bytes (a zip bomb?)")
                         sink.write(block)
+                intake.files.append((name.as_posix(), written))
     except SubmissionProblem:
         raise
     except FileExistsError as failure:
@@ -167,6 +236,7 @@ def extract_zip(archive: Path, target: Path) -> None:
     except (zipfile.BadZipFile, zipfile.LargeZipFile, UnicodeError, EOFError, OSError, ValueError,
             NotImplementedError, RuntimeError, zlib.error, lzma.LZMAError) as failure:  # corrupt data in any codec
         raise SubmissionProblem(f"could not read your zip ({type(failure).__name__}: {failure})") from None
+    return intake
 
 
 def package_root(folder: Path) -> Path:

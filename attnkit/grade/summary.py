@@ -57,17 +57,31 @@ def class_summary(results: list[SubmissionResult], exercise_ids: tuple[str, ...]
     total = [r.score for r in results]
     return {
         "students": len(results) + len(errors),
-        "graded": len(results),
+        "graded": sum(not r.problem for r in results),  # a refused hand-in is not graded, though it scores 0
         "mean_score": number(sum(total) / len(total)) if total else 0,
         "max_score": number(max((r.max_score for r in results), default=0)),
         "exercises": per_exercise,
         "mistakes": [{"exercise": ex, "mistake": m, "students": n} for (ex, m), n in ranked],
-        "problems": [{"student": r.student, "problem": r.problem} for r in results if r.problem]
-                    + [{"student": s, "problem": f"not graded ({message}); re-run to retry"}
-                       for s, message in sorted(errors.items())],
+        "problems": problems(results, errors),
         "grader_errors": [{"check": name, "students": n} for name, n in sorted(broken.items())],
         "warnings": list(warnings),
     }
+
+
+def problems(results: list[SubmissionResult], errors: dict[str, str]) -> list[dict]:
+    """Every submission with a problem, one row per problem: student, kind, detail (capped), sorted by student.
+
+    Kinds: refused, skipped (entries of the hand-in), import_error, missing_module, timeout, too_slow,
+    output_truncated, and not_graded (the grader failed; a re-run retries).
+    """
+    rows = []
+    for result in results:
+        notes = result.notes or ([{"kind": "refused", "detail": result.problem}] if result.problem else [])
+        rows += [{"student": result.student, "kind": str(n.get("kind", "")), "detail": str(n.get("detail", ""))[:300]}
+                 for n in notes]
+    rows += [{"student": s, "kind": "not_graded", "detail": f"{message[:300]}; re-run to retry"}
+             for s, message in errors.items()]
+    return sorted(rows, key=lambda row: row["student"])
 
 
 def summary_text(summary: dict) -> str:
@@ -81,7 +95,8 @@ def summary_text(summary: dict) -> str:
         lines += [f"  {m['students']:>4}  {m['exercise']}: {m['mistake']}" for m in summary["mistakes"]]
     if summary["problems"]:
         lines += ["", "submissions with problems:"]
-        lines += [f"  {p['student']}: {p['problem'].splitlines()[0] if p['problem'] else ''}" for p in summary["problems"]]
+        lines += [f"  {p['student']}: {p['kind'].replace('_', ' ')}: {(p['detail'].splitlines() or [''])[0]}"
+                  for p in summary["problems"]]
     if summary["grader_errors"]:
         lines += ["", "checks that failed on the grader's side (not the students' fault; please report):"]
         lines += [f"  {g['students']:>4}  {g['check']}" for g in summary["grader_errors"]]

@@ -8,8 +8,6 @@ current task, removing its temporary folders, and closes the zygote, which kills
 from __future__ import annotations
 
 import os
-import re
-import shutil
 import signal
 import sys
 import tempfile
@@ -17,15 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attnkit import atomic
+from grader.sandbox import tree
 
 from . import gradescope_results, records
-from .submissions import Entry, SubmissionProblem, check_folder, extract_zip, package_root
+from .submissions import Entry, SubmissionProblem, extract_zip, package_root, stage_folder
 
 GRADED, REFUSED, FAILED = "graded", "refused", "error"
-# a private sandbox path (never the same twice) must not make two runs' results differ
-SANDBOX_PATH = re.compile(r"/[^\s'\"]*?attnkit-[A-Za-z0-9_]+/(?:submission|scratch)/")
 
 _zygote = None
+_current = None  # a queue the parent reads to show who is being graded
 
 
 @dataclass(frozen=True)
@@ -34,6 +32,7 @@ class Task:
     submission_hash: str
     out: Path
     version: str
+    exercises: tuple[str, ...]  # the course's exercises (all of the curriculum, or --exercises)
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,8 @@ class Done:
     message: str = ""  # the problem (refused) or the grader's own failure (error)
 
 
-def initialize(timeout: float, memory_bytes: int, counter=None) -> None:
+def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds: float | None = None,
+               current=None) -> None:
     """Pool initializer: ignore Ctrl-C, start this worker's zygote, close it when the worker exits."""
     global _zygote
     from multiprocessing import util
@@ -59,8 +59,11 @@ def initialize(timeout: float, memory_bytes: int, counter=None) -> None:
     root = tempfile.mkdtemp(prefix="attnkit-worker-")
     os.chmod(root, 0o755)  # children (user nobody when we are root) must reach their workspace
     tempfile.tempdir = root
-    util.Finalize(None, shutil.rmtree, args=(root, True), exitpriority=50)
-    _zygote = Zygote(Limits(timeout=timeout, memory_bytes=memory_bytes))
+    util.Finalize(None, tree.remove, args=(root,), exitpriority=50)
+    global _current
+    _current = current
+    budget = {} if student_seconds is None else {"student_seconds": student_seconds}
+    _zygote = Zygote(Limits(timeout=timeout, memory_bytes=memory_bytes, **budget))
     if counter is not None:  # worker i and its children on core i (see grader.sandbox.affinity)
         from grader.sandbox.affinity import pin_with
 
@@ -77,8 +80,10 @@ def _stop(signum, frame):
 
 def grade(task: Task) -> Done:
     """Grade one submission and write its files; never raises for anything the student did."""
+    if _current is not None:
+        _current.put(task.entry.student)
     try:
-        result = _grade(task.entry)
+        result = _grade(task.entry, task.exercises)
         _commit(task, result)
     except Exception as failure:  # a bug on our side: no record, so a re-run tries again
         return Done(task.entry.student, FAILED, 0.0, 0.0, f"internal error: {type(failure).__name__}: {failure}")
@@ -86,51 +91,71 @@ def grade(task: Task) -> Done:
     return Done(task.entry.student, status, result.score, result.max_score, result.problem)
 
 
-def _grade(entry: Entry):
+def _grade(entry: Entry, exercise_ids: tuple[str, ...]):
     from grader.runner import modules_dir_of, run_submission
 
     scratch = Path(tempfile.mkdtemp(prefix="attnkit-grade-"))
     try:
+        unpacked = scratch / "unpacked"
+        unpacked.mkdir()
         try:
             if entry.kind == "symlink":
                 raise SubmissionProblem(f"refused: {entry.path.name} is a symbolic link; hand in a folder or a .zip")
-            if entry.kind == "zip":
-                unpacked = scratch / "unpacked"
-                unpacked.mkdir()
-                extract_zip(entry.path, unpacked)
-                root = package_root(unpacked)
-            else:
-                check_folder(entry.path)
-                root = package_root(entry.path)
+            intake = extract_zip(entry.path, unpacked) if entry.kind == "zip" else stage_folder(entry.path, unpacked)
+            root = package_root(unpacked)
         except SubmissionProblem as problem:
-            return refused(entry.student, str(problem))
-        exercises = run_submission(modules_dir_of(root), _zygote)
+            return refused(entry.student, str(problem), exercise_ids)
+        _zygote.problems.clear()
+        modules = modules_dir_of(root)
+        exercises = run_submission(modules, _zygote, exercise_ids)
+        notes = [{"kind": "skipped", "detail": name} for name in intake.skipped]
+        notes += [_found_instead(note, modules, intake) for note in _zygote.problems]
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        tree.remove(scratch)
     from grader.results import SubmissionResult
 
-    return SubmissionResult(entry.student, exercises)
+    return SubmissionResult(entry.student, exercises, notes=notes)
 
 
-def refused(student: str, problem: str):
+def _found_instead(note: dict, modules: Path, intake) -> dict:
+    """A missing module's note names the hand-in's files that look like it (``softmax (1).py``, ``Softmax.py``)."""
+    if note["kind"] != "missing_module":
+        return note
+    wanted = note["detail"][: -len(".py")]
+    alike = [name for name, _ in intake.files if _letters(name.rsplit("/", 1)[-1]) == wanted
+             and (modules / name.rsplit("/", 1)[-1]) != modules / note["detail"]]
+    found = f" (found instead: {', '.join(alike[:3])})" if alike else ""
+    return {"kind": "missing_module", "detail": note["detail"] + found}
+
+
+def _letters(filename: str) -> str:
+    """``Softmax (1).py`` -> ``softmax``: a file name reduced to what a student meant."""
+    stem = filename[: -len(".py")] if filename.endswith(".py") else filename
+    return "".join(c for c in stem.lower() if c.isalnum() or c == "_").rstrip("0123456789_")
+
+
+def refused(student: str, problem: str, exercise_ids: tuple[str, ...]):
     """Every check failed with the submission's problem as the message (so max_score stays right)."""
-    from grader import curriculum
     from grader.results import FAILED as CHECK_FAILED
     from grader.results import CheckResult, ExerciseResult, SubmissionResult
     from grader.runner import discover
 
     exercises = [ExerciseResult(ex, [CheckResult(ex, s.name, s.title, s.task, 0.0, s.points, CHECK_FAILED,
                                                  message=problem, visibility=s.visibility) for s in discover(ex)])
-                 for ex in curriculum.ids()]
-    return SubmissionResult(student, exercises, problem=problem)
+                 for ex in exercise_ids]
+    return SubmissionResult(student, exercises, problem=problem, notes=[{"kind": "refused", "detail": problem}])
 
 
 def _normalize(result) -> None:
     """Drop what differs between two gradings of the same submission (timings, sandbox paths)."""
+    from grader.sandbox.child import strip_paths
+
     for exercise in result.exercises:
         for check in exercise.checks:
             check.seconds = 0.0
-            check.message = SANDBOX_PATH.sub("", check.message)
+            check.message = strip_paths(check.message)
+    for note in result.notes:
+        note["detail"] = strip_paths(note["detail"])
 
 
 def _commit(task: Task, result) -> None:

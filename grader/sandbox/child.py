@@ -10,35 +10,61 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import pwd
-import shutil
+import re
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import errors, wire
+from . import errors, preflight, tree, wire
+from .affinity import SINGLE_THREADED
+from .preflight import unprivileged_user
 from .proxy import Implementation, sibling_note, student_error
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY = 2 << 30       # RLIMIT_AS of a child: 2 GiB
-OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files): 1 MiB
+OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files): 1 MiB, the hard backstop
+PRINT_LIMIT = 256 << 10        # what a child's print / sys.stdout / sys.stderr keep; the rest is discarded
+STUDENT_SECONDS = 60.0         # default time budget of one submission (all its requests)
+EXERCISE_TIMEOUTS = 3          # default time budget of one exercise: this many --timeout
+MODULE_BYTES = 8 << 20         # a module file larger than this is not copied into a workspace
 SHOWN_OUTPUT = 2000            # characters of a crashed child's output quoted back
 MAX_TIMEOUTS = 2               # after this many timeouts in one exercise, its other checks are not run
 SIGNAL_NAMES = {signal.SIGSEGV: "a segmentation fault", signal.SIGKILL: "SIGKILL (out of memory?)",
                 signal.SIGABRT: "an abort", signal.SIGBUS: "a bus error", signal.SIGFPE: "a floating-point exception"}
 
 
+# the private folders of a Workspace, as they appear in messages (never the same twice: see strip_paths)
+SANDBOX_PATH = re.compile(r"/[^\s'\"]*?attnkit-[A-Za-z0-9_]+/(?:submission|scratch)/")
+
+
+def strip_paths(text: str) -> str:
+    """``text`` without the private workspace paths, which differ from one grading to the next."""
+    return SANDBOX_PATH.sub("", text)
+
+
 @dataclass(frozen=True)
 class Limits:
+    """``timeout``: one request (seconds, wall clock, one deadline for the whole answer); ``exercise_seconds``
+    and ``student_seconds``: every request of one exercise / of one submission together (default
+    ``EXERCISE_TIMEOUTS * timeout`` and :data:`STUDENT_SECONDS`); past them the remaining calls fail as too slow."""
+
     timeout: float = DEFAULT_TIMEOUT
     memory_bytes: int = DEFAULT_MEMORY
     output_bytes: int = OUTPUT_LIMIT
+    exercise_seconds: float | None = None
+    student_seconds: float = STUDENT_SECONDS
+
+    @property
+    def per_exercise(self) -> float:
+        return self.exercise_seconds if self.exercise_seconds is not None else EXERCISE_TIMEOUTS * self.timeout
 
 
 def numpy_paths() -> tuple[str, list[str]]:
@@ -50,17 +76,6 @@ def numpy_paths() -> tuple[str, list[str]]:
     return site, roots
 
 
-def unprivileged_user() -> tuple[int, int] | None:
-    """(uid, gid) of ``nobody`` when the grader runs as root (children drop to it), else None."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        entry = pwd.getpwnam("nobody")
-    except KeyError:
-        return None
-    return entry.pw_uid, entry.pw_gid
-
-
 class Zygote:
     """One clean interpreter with numpy loaded, forking children on request."""
 
@@ -69,11 +84,13 @@ class Zygote:
         self.cpu: int | None = None  # children run on this CPU when set (see grader.sandbox.affinity)
         self.site, self.numpy_roots = numpy_paths()
         self.user = unprivileged_user()
+        self.stdlib = preflight.readable_stdlib()  # a copy children may read, when the installed one is not
+        self.problems: list[dict] = []  # {"kind", "detail"} seen by this zygote's children (attnkit grade reports them)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OPENBLAS_NUM_THREADS": "1",
-               "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **SINGLE_THREADED, "PYTHONHASHSEED": "0"}
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", str(HERE / "zygote.py"), str(theirs.fileno()), self.site],
+            [sys.executable, "-I", "-S", "-B", str(HERE / "zygote.py"), str(theirs.fileno()), self.site,
+             self.stdlib or ""],
             pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=None if os.environ.get("ATTNKIT_DEBUG_SANDBOX") else subprocess.DEVNULL,
             cwd="/", start_new_session=True)
@@ -92,8 +109,9 @@ class Zygote:
         output_fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         request = {
             "op": "spawn", "submission": str(submission), "scratch": str(scratch), "exercise": exercise,
-            "read_roots": [str(submission), str(scratch)] + self.numpy_roots,
-            "limits": {"memory_bytes": self.limits.memory_bytes, "output_bytes": self.limits.output_bytes},
+            "read_roots": [str(submission), str(scratch)] + self.numpy_roots + ([self.stdlib] if self.stdlib else []),
+            "limits": {"memory_bytes": self.limits.memory_bytes, "output_bytes": self.limits.output_bytes,
+                       "print_bytes": PRINT_LIMIT},
             "uid": self.user[0] if self.user else None, "gid": self.user[1] if self.user else None,
             "cpu": self.cpu,
         }
@@ -137,12 +155,13 @@ class Workspace:
         self.scratch = self.root / "scratch"
         self.outputs = 0
         self.timeouts: dict[str, int] = {}  # per exercise, over all its children (see MAX_TIMEOUTS)
+        self.spent: dict[str, float] = {}   # seconds of requests per exercise (see Limits)
         try:
             self.submission.mkdir()
             self.scratch.mkdir()
             for path in sorted(Path(modules_dir).iterdir()):
-                if path.is_file() and not path.is_symlink() and path.suffix == ".py":
-                    shutil.copyfile(path, self.submission / path.name)
+                if path.suffix == ".py":
+                    copy_module(path, self.submission / path.name)
             os.chmod(self.root, 0o755)
             os.chmod(self.submission, 0o755)
             if user is not None:  # children run as nobody: they may read the copy and write only the scratch dir
@@ -156,13 +175,32 @@ class Workspace:
         return self.root / f"output-{exercise}-{self.outputs}.txt"
 
     def close(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        tree.remove(self.root)
 
     def __enter__(self) -> "Workspace":
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def copy_module(source: Path, target: Path) -> bool:
+    """Copy a regular file of at most :data:`MODULE_BYTES` (never a link, FIFO or device); False when skipped."""
+    try:
+        if not stat.S_ISREG(os.lstat(source).st_mode):
+            return False
+        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        data = handle.read(MODULE_BYTES + 1)
+    if len(data) > MODULE_BYTES:
+        return False
+    with open(target, "xb") as sink:
+        sink.write(data)
+    return True
 
 
 @dataclass(frozen=True)
@@ -187,6 +225,24 @@ def _status_kib(pid: int, field: str) -> int | None:
     except (OSError, ValueError, IndexError):
         return None
     return None
+
+
+ERROR_TEXT = 2500  # characters kept of each text field of an error the child reports
+MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+
+
+def error_info(raw: Any) -> dict:
+    """The error a child reported, with every field converted to what the trusted side expects and capped."""
+    raw = raw if isinstance(raw, dict) else {}
+
+    def text(key: str, default: str = "") -> str:
+        value = raw.get(key, default)
+        return (value if isinstance(value, str) else default)[:ERROR_TEXT]
+
+    sibling = text("sibling")
+    return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
+            "sibling": sibling if MODULE_NAME.match(sibling) else "",
+            **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
 
 
 class ChildTransport:
@@ -220,51 +276,111 @@ class ChildTransport:
             raise self.broken
         if self.dead:
             raise errors.StudentCrashed(f"{call}: your process had already stopped", call=call, exercise=self.exercise)
+        allowed, budget = self._time_left()
+        if allowed <= 0:
+            raise self._too_slow(call, budget)
         arrays: list = []
         header = {"op": op, "target": target, "name": name,
                   "args": wire.encode(tuple(args), arrays), "kwargs": wire.encode(list((kwargs or {}).items()), arrays)}
-        self.sock.settimeout(self.timeout)
+        start = time.monotonic()
+        self.sock.settimeout(allowed)
         try:
             rss_before = self._reset_peak() if op == "measure" else None
             wire.send(self.sock, header, arrays)
-            answer, values = wire.recv(self.sock)
+            answer, values = wire.recv(self.sock, deadline=start + allowed)
             if rss_before is not None:
                 self._note_peak(rss_before)
         except (socket.timeout, TimeoutError):
+            self._spend(start)
             self.kill()
+            if budget:  # the exercise's or the submission's time ran out, not one call's
+                raise self._too_slow(call, budget) from None
             spent = self.workspace.timeouts[self.exercise] = self.workspace.timeouts.get(self.exercise, 0) + 1
+            self._note("timeout", f"{self.exercise}: {call} stopped after {self.timeout:g} s")
             if spent >= MAX_TIMEOUTS:
                 self.broken = errors.StudentTimeout(
                     f"not run: your {self.module}.py timed out {spent} times", call=call, exercise=self.exercise)
             raise errors.StudentTimeout(f"{call}: your code was stopped after {self.timeout:g} s", call=call,
                                         exercise=self.exercise) from None
         except (wire.WireError, OSError) as failure:
+            self._spend(start)
             how = self.kill()
             printed = self.printed()
             detail = f"\n  your code printed:\n{printed}" if printed else ""
             if isinstance(failure, wire.WireError) and "closed" not in str(failure):
-                raise errors.StudentBadValue(f"{call}: the value your code returned could not be read ({failure})",
-                                             call=call, exercise=self.exercise) from None
+                raise self._bad_value(call, f"the value your code returned could not be read ({failure})") from None
             raise errors.StudentCrashed(f"your process {how} during {call}{detail}", call=call,
                                         exercise=self.exercise) from None
+        self._spend(start)
+        self._note_output()
+        try:  # every field of the answer is the student's: anything malformed is their error, never ours
+            return self._answer(op, answer, values, call)
+        except errors.StudentError:
+            raise
+        except Exception as failure:  # noqa: BLE001
+            raise self._bad_value(call, f"malformed answer ({type(failure).__name__})") from None
+
+    def _answer(self, op: str, answer: dict, values: list, call: str) -> Any:
         if answer.get("ok") is True:
-            try:
-                return wire.decode(answer.get("value"), values)
-            except (wire.WireError, KeyError, TypeError, IndexError) as failure:
-                raise errors.StudentBadValue(f"{call}: malformed answer ({failure})", call=call, exercise=self.exercise) from None
-        info = answer.get("error")
-        info = {k: str(v)[:2500] if isinstance(v, str) else v for k, v in (info or {}).items()} if isinstance(info, dict) else {}
-        info.setdefault("type", "Error")
-        info.setdefault("message", "")
-        if info.get("bad_value"):
+            return wire.decode(answer.get("value"), values)
+        info = error_info(answer.get("error"))
+        if info["bad_value"]:
             raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {info['message']}",
                                          call=call, exercise=self.exercise)
-        if info.get("import") and op == "import" and not info.get("not_implemented"):
-            where = f" ({info['where']})" if info.get("where") else ""
-            raise errors.StudentImportFailed(f"could not import your {self.module}.py: {info['type']}: {info['message']}{where}"
-                                             f"{sibling_note(info.get('sibling', ''))}",
-                                             call=call, exercise=self.exercise, sibling=info.get("sibling", ""))
+        if info["import"] and op == "import" and not info["not_implemented"]:
+            where = f" ({info['where']})" if info["where"] else ""
+            self._note_import(info, where)
+            raise errors.StudentImportFailed(f"could not import your {self.module}.py: {info['type']}: {info['message']}"
+                                             f"{where}{sibling_note(info['sibling'])}",
+                                             call=call, exercise=self.exercise, sibling=info["sibling"])
         raise student_error(info, call=call, exercise=self.exercise)
+
+    def _note_import(self, info: dict, where: str) -> None:
+        """A module that is missing or does not import; not the modules that only fail through it."""
+        missing = re.match(r"No module named 'submission\.(\w+)'", info["message"]) if info["type"] == "ModuleNotFoundError" else None
+        if missing and missing.group(1) == self.module:
+            self._note("missing_module", f"{self.module}.py")
+        elif not missing and not info["sibling"]:
+            self._note("import_error", f"{self.module}.py: {info['type']}: {info['message'][:200]}{where}")
+
+    def _bad_value(self, call: str, why: str) -> errors.StudentBadValue:
+        self.kill()  # its process is not trusted to answer the next request sensibly
+        return errors.StudentBadValue(f"{call}: {why}", call=call, exercise=self.exercise)
+
+    # -- time ---------------------------------------------------------------------------------
+    def _time_left(self) -> tuple[float, str]:
+        """(seconds the next request may take, "" or the budget that limits it below the per-call timeout)."""
+        limits = self.zygote.limits
+        exercise = limits.per_exercise - self.workspace.spent.get(self.exercise, 0.0)
+        student = limits.student_seconds - sum(self.workspace.spent.values())
+        if min(exercise, student) >= self.timeout:
+            return self.timeout, ""
+        if student <= exercise:
+            return student, f"your whole submission ({limits.student_seconds:g} s)"
+        return exercise, f"exercise {self.exercise} ({limits.per_exercise:g} s)"
+
+    def _spend(self, start: float) -> None:
+        self.workspace.spent[self.exercise] = self.workspace.spent.get(self.exercise, 0.0) + time.monotonic() - start
+
+    def _too_slow(self, call: str, budget: str) -> errors.StudentTimeout:
+        self._note("too_slow", f"{self.exercise}: the time for {budget} ran out")
+        return errors.StudentTimeout(f"{call}: not run, your code was too slow: it used all the time for {budget}",
+                                     call=call, exercise=self.exercise)
+
+    # -- what the instructor is told ------------------------------------------------------------
+    def _note(self, kind: str, detail: str) -> None:
+        note = {"kind": kind, "detail": detail}
+        if note not in self.zygote.problems:
+            self.zygote.problems.append(note)
+
+    def _note_output(self) -> None:
+        try:
+            size = os.path.getsize(self.output)
+        except OSError:
+            return
+        if size >= PRINT_LIMIT:
+            self._note("output_truncated", f"{self.exercise}: printed more than {PRINT_LIMIT >> 10} KiB; "
+                                           "the rest was discarded")
 
     def _reset_peak(self) -> int | None:
         """Before a ``measure`` call: the child's resident KiB now, and its peak reset to it."""
@@ -298,6 +414,7 @@ class ChildTransport:
         if self.dead or self.pid is None:
             return "had stopped"
         self.dead = True
+        self._note_output()
         for kill in (os.killpg, os.kill):
             try:
                 kill(self.pid, signal.SIGKILL)

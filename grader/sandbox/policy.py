@@ -23,12 +23,13 @@ BLOCKED_EVENTS = {
     "os.truncate", "shutil.rmtree", "webbrowser.open", "urllib.Request", "ftplib.connect", "smtplib.connect",
     "http.client.connect", "imaplib.open", "poplib.connect", "telnetlib.Telnet.open", "os.startfile",
     "os.chflags", "os.lchflags", "os.chown", "os.lchown", "os.chmod", "os.lchmod", "os.mkfifo", "os.mknod",
+    "_thread.start_new_thread",  # _thread itself stays importable: dataclasses and reprlib need its get_ident
 }
 BLOCKED_PREFIXES = ("ctypes.", "_winapi.", "winreg.", "msvcrt.")
 BLOCKED_MODULES = {
     "ctypes", "_ctypes", "_posixsubprocess", "subprocess", "multiprocessing", "_multiprocessing", "socket",
     "_socket", "pty", "_testcapi", "_testinternalcapi", "_xxsubinterpreters", "_interpreters", "faulthandler",
-    "resource", "signal", "ssl", "_ssl", "select", "selectors", "asyncio", "concurrent", "threading", "_thread",
+    "resource", "signal", "ssl", "_ssl", "select", "selectors", "asyncio", "concurrent", "threading",
     "mmap", "fcntl", "termios", "urllib", "http", "ftplib", "smtplib",
 }
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND

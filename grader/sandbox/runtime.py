@@ -7,6 +7,7 @@ Self-contained: the standard library, numpy and :mod:`wire`.
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import sys
 import traceback
@@ -27,6 +28,37 @@ def safe_text(value, show=str) -> str:
         return text if type(text) is str else "(unreadable)"
     except BaseException:  # noqa: B902 - a student's __str__ may raise anything, even BaseException
         return "(its message could not be read)"
+
+
+class _CappedOutput(io.RawIOBase):
+    """Writes to ``fd`` until ``limit`` bytes in all went through; then accepts and discards everything."""
+
+    def __init__(self, fd: int, limit: int):
+        self.fd, self.left = fd, limit
+
+    def writable(self) -> bool:
+        return True
+
+    def close(self) -> None:  # shared by stdout and stderr: one of them dropped must not close the other
+        pass
+
+    def write(self, data) -> int:
+        size = len(data)
+        if self.left > 0:
+            kept = bytes(data[: self.left])
+            self.left -= len(kept)
+            try:
+                os.write(self.fd, kept)
+            except OSError:
+                self.left = 0
+        return size
+
+
+def capped_streams(fd: int, limit: int):
+    """(stdout, stderr) text streams that share one cap of ``limit`` bytes on ``fd``."""
+    raw = _CappedOutput(fd, limit)
+    return tuple(io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8", errors="replace", line_buffering=True)
+                 for _ in range(2))
 
 
 class Unresolved(LookupError):

@@ -24,6 +24,7 @@ import math
 import re
 import socket
 import struct
+import time
 
 import numpy as np
 
@@ -32,6 +33,7 @@ HEADER = struct.Struct("!II")  # header length, array count
 ALIGN = 16
 MAX_HEADER = 1 << 20          # 1 MiB of JSON
 MAX_FRAME = 512 << 20         # 512 MiB of arrays in one answer
+MAX_DEPTH = 32                # nesting of tuples and lists
 
 
 class WireError(Exception):
@@ -57,8 +59,8 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
     ``handles`` is a callable that turns an unsupported object into a handle id (the child
     passes one; the trusted side passes ``None`` and gets ``TypeError`` instead).
     """
-    if depth > 32:
-        raise TypeError("value nested more than 32 levels deep")
+    if depth > MAX_DEPTH:
+        raise TypeError(f"value nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, Handle):
         return {"t": "handle", "id": value.id, "type": value.type_name}
     if isinstance(value, np.ndarray):
@@ -90,40 +92,58 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
     raise TypeError(f"a {type(value).__name__} cannot be sent")
 
 
-def decode(node, arrays: list):
-    """The value a JSON tree stands for (arrays are plain ndarrays; handles are :class:`Handle`)."""
+def decode(node, arrays: list, depth: int = 0):
+    """The value a JSON tree stands for (arrays are plain ndarrays; handles are :class:`Handle`).
+
+    Raises :class:`WireError` on anything malformed (never another exception for what the peer sent).
+    """
+    if depth > MAX_DEPTH:
+        raise WireError(f"value nested more than {MAX_DEPTH} levels deep")
     kind = node.get("t") if isinstance(node, dict) else None
-    if kind == "array":
-        return arrays[node["i"]]
-    if kind == "npscalar":
-        return arrays[node["i"]][()]
+    if kind in ("array", "npscalar"):
+        index = node.get("i")
+        if type(index) is not int or not 0 <= index < len(arrays):
+            raise WireError("malformed array reference")
+        return arrays[index] if kind == "array" else arrays[index][()]
     if kind == "none":
         return None
     if kind == "py":
-        value = node["v"]
+        value = node.get("v")
         if type(value) not in (bool, int, float, str):
             raise WireError("malformed scalar")
         return value
     if kind == "float":
-        if node["v"] not in ("inf", "-inf", "nan"):
+        if node.get("v") not in ("inf", "-inf", "nan"):
             raise WireError("malformed float")
         return float(node["v"])
     if kind in ("tuple", "list"):
-        items = [decode(item, arrays) for item in node["items"]]
+        items = node.get("items")
+        if not isinstance(items, list):
+            raise WireError("malformed sequence")
+        items = [decode(item, arrays, depth + 1) for item in items]
         return tuple(items) if kind == "tuple" else items
     if kind == "handle":
-        return Handle(int(node["id"]), str(node["type"])[:80])
+        handle_id, type_name = node.get("id"), node.get("type")
+        if type(handle_id) is not int or not isinstance(type_name, str):
+            raise WireError("malformed handle")
+        return Handle(handle_id, type_name[:80])
     raise WireError(f"unknown node {kind!r}")
 
 
-SAFE_DTYPE = re.compile(r"^[<>|=]?(b1|[iu][1248]|f[248]|c(8|16)|[SU][0-9]{1,6})$")
+SAFE_DTYPE = re.compile(r"^[<>|=]?(b1|[iu][1248]|f[248]|c(8|16)|[SU][1-9][0-9]{0,5})$")  # no size-0 strings
+MAX_ITEMS = 1 << 31           # elements of one received array (also bounds empty arrays' shapes)
 
 
-def _recv_exactly(sock: socket.socket, size: int) -> bytearray:
+def _recv_exactly(sock: socket.socket, size: int, deadline: float | None) -> bytearray:
     buffer = bytearray(size)
     view = memoryview(buffer)
     got = 0
     while got < size:
+        if deadline is not None:  # one deadline for the whole frame, however it is trickled
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("deadline passed")
+            sock.settimeout(left)
         n = sock.recv_into(view[got:], size - got)
         if n == 0:
             raise WireError("connection closed")
@@ -159,26 +179,27 @@ def send(sock: socket.socket, header: dict, arrays: list = ()) -> None:
             sock.sendall(part)
 
 
-def recv(sock: socket.socket, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
-    """Read one frame: (header, arrays). Raises :class:`WireError` on anything malformed.
+def recv(sock: socket.socket, max_bytes: int = MAX_FRAME, deadline: float | None = None) -> tuple[dict, list]:
+    """Read one frame: (header, arrays). Raises :class:`WireError` on anything malformed, ``socket.timeout``
+    when the whole frame has not arrived by ``deadline`` (``time.monotonic()``; None: the socket's timeout).
 
     Array dtypes must be plain numeric, bool or fixed-width string types (``SAFE_DTYPE``):
     no object, structured or void dtype is ever constructed from what the peer sends.
     Arrays are writable views of the received frame (one buffer per frame).
     """
-    (size,) = LENGTH.unpack(_recv_exactly(sock, LENGTH.size))
+    (size,) = LENGTH.unpack(_recv_exactly(sock, LENGTH.size, deadline))
     if size > max_bytes + MAX_HEADER:
         raise WireError(f"answer larger than {max_bytes >> 20} MiB")
     if size < HEADER.size:
         raise WireError("frame too short")
-    body = _recv_exactly(sock, size)
+    body = _recv_exactly(sock, size, deadline)
     header_size, count = HEADER.unpack_from(body)
     if header_size > MAX_HEADER or count > 10_000 or HEADER.size + header_size > size:
         raise WireError("frame header too large")
     try:
         header = json.loads(bytes(body[HEADER.size:HEADER.size + header_size]))
-    except ValueError as error:
-        raise WireError(f"malformed header: {error}") from None
+    except (ValueError, RecursionError) as error:  # RecursionError: JSON nested thousands deep
+        raise WireError(f"malformed header: {type(error).__name__}") from None
     if not isinstance(header, dict):
         raise WireError("header is not an object")
     specs = header.pop("arrays", [])
@@ -193,7 +214,7 @@ def recv(sock: socket.socket, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
                 raise ValueError(f"dtype {dtype_text!r} not allowed")
             dtype = np.dtype(dtype_text)
             shape = tuple(int(n) for n in shape)
-            if any(n < 0 for n in shape) or len(shape) > 32:
+            if any(n < 0 for n in shape) or len(shape) > 32 or math.prod(shape) > MAX_ITEMS:
                 raise ValueError("bad shape")
             nbytes = math.prod(shape) * dtype.itemsize
             if offset + nbytes > size:

@@ -1,10 +1,12 @@
 """The zygote: a clean interpreter with numpy preloaded that forks one child per request.
 
-Started by :class:`grader.sandbox.child.Zygote` as ``python -I -S zygote.py FD SITE_DIR``:
+Started by :class:`grader.sandbox.child.Zygote` as ``python -I -S zygote.py FD SITE_DIR [STDLIB_COPY]``:
 isolated mode, no site-packages processing (so no editable-install finder can map
 ``solutions`` or ``grader`` into it), and only numpy's site directory appended to sys.path.
 It never imports the grader, the checks or the reference, so a child forked from it has
-none of them in memory.
+none of them in memory. With STDLIB_COPY (a copy of the standard library that user ``nobody``
+may read, see :mod:`preflight`), every import path into the installed standard library is
+pointed at the copy before any child is forked.
 
 Control protocol on the inherited Unix socket FD (one JSON object per message):
 ``{"op": "spawn", ...}`` with the child's socket and output file passed as SCM_RIGHTS
@@ -21,6 +23,7 @@ import sys
 
 CONTROL_FD = int(sys.argv[1])
 SITE_DIR = sys.argv[2]
+STDLIB_COPY = sys.argv[3] if len(sys.argv) > 3 else ""
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.append(SITE_DIR)
 
@@ -45,6 +48,29 @@ policy = load_by_path("attnkit_sandbox_policy", "policy.py")
 landlock = load_by_path("attnkit_sandbox_landlock", "landlock.py")
 numpy.zeros(4) @ numpy.zeros(4)  # warm up BLAS
 numpy.random.default_rng(0).standard_normal(4)
+
+
+def use_stdlib_copy(copy):
+    """Children (as ``nobody``) import the standard library from ``copy``: sys.path and the search paths
+    of the packages already loaded (``json``, ``encodings``...) move there."""
+    original = os.path.realpath(os.path.dirname(os.__file__))
+
+    def moved(path):
+        real = os.path.realpath(path)
+        if real == original or real.startswith(original + os.sep):
+            return copy + real[len(original):]
+        return path
+
+    sys.path[:] = [moved(p) for p in sys.path]
+    for module in list(sys.modules.values()):
+        search = getattr(module, "__path__", None)
+        if isinstance(search, list):
+            search[:] = [moved(p) if isinstance(p, str) else p for p in search]
+    sys.path_importer_cache.clear()
+
+
+if STDLIB_COPY:
+    use_stdlib_copy(STDLIB_COPY)
 import gc  # noqa: E402
 gc.collect()
 gc.freeze()  # children never scan (and so never copy-on-write) the zygote's own objects
@@ -76,6 +102,9 @@ def serve(sock, request):
     # submission (another exercise, or after a crash) loads it instead of compiling again
     sys.pycache_prefix = os.path.join(request["scratch"], "pycache")
     sys.dont_write_bytecode = False
+    # printing past print_bytes is discarded, not an error (a forgotten debug print in a loop must not cost
+    # points); the output file's RLIMIT_FSIZE stays the hard limit for writes that bypass sys.stdout
+    sys.stdout, sys.stderr = runtime_module.capped_streams(1, limits["print_bytes"])
     try:  # kernel-enforced file, signal, ptrace and TCP confinement where Linux has Landlock (5.13+)
         landlock.confine(request["read_roots"], [request["scratch"]], SITE_DIR)
     except OSError:

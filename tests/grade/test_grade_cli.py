@@ -12,7 +12,7 @@ from grader import curriculum
 from tests.grade.gradekit import fmt, max_points, run_cli
 
 FULL = {"alice", "dave", "frank"}
-ZERO = {"bob", "eve"}
+ZERO = {"bob"}
 
 
 def full_marks(out) -> tuple[dict[str, float], float]:
@@ -33,8 +33,8 @@ def test_grades_csv_exact(graded):
     total = sum(max_points().values())
     lines = (graded["out"] / "grades.csv").read_text().splitlines()
     assert lines[0] == ",".join(["student", "score", "max_score", *curriculum.ids()])
-    assert lines[0].split(",")[3:] == ["softmax", "masking", "attention", "multihead", "positional", "kv_cache",
-                                       "tiled_attention"]
+    assert lines[0].split(",")[3:10] == ["softmax", "masking", "attention", "multihead", "positional", "kv_cache",
+                                         "tiled_attention"]
     rows = {line.split(",")[0]: line for line in lines[1:]}
     assert [line.split(",")[0] for line in lines[1:]] == ["alice", "bob", "carol", "dave", "eve", "frank"]
     for student in FULL:
@@ -47,6 +47,8 @@ def test_grades_csv_exact(graded):
     carol = {r["student"]: r for r in csv.DictReader(lines)}["carol"]
     assert carol["softmax"] == "0" and carol["masking"] == fmt(maxima["masking"])
     assert float(carol["score"]) < total
+    eve = {r["student"]: r for r in csv.DictReader(lines)}["eve"]  # masking.py, a symlink, was left out
+    assert eve["masking"] == "0" and eve["softmax"] == fmt(maxima["softmax"]) and 0 < float(eve["score"]) < total
 
 
 def _check_gradescope(data: dict) -> None:
@@ -73,10 +75,11 @@ def test_gradescope_json_shape(graded):
         _check_gradescope(data)
         assert abs(sum(t["max_score"] for t in data["tests"]) - total) < 1e-6
         expected = full if student in FULL else 0
-        if student != "carol":
+        if student in FULL | ZERO:
             assert data["score"] == pytest.approx(expected)
     eve = json.loads((graded["out"] / "eve.json").read_text())
-    assert "symbolic link" in eve["output"] and "masking.py" in eve["output"]
+    assert "left out of your hand-in: masking.py (a symbolic link, not a file)" in eve["output"]
+    assert "missing from your hand-in: masking.py" in eve["output"]
     carol = json.loads((graded["out"] / "carol.json").read_text())
     assert any("SyntaxError" in t["output"] for t in carol["tests"] if t["name"].startswith("softmax"))
 
@@ -84,7 +87,8 @@ def test_gradescope_json_shape(graded):
 def test_records_and_summary(graded):
     out = graded["out"]
     record = json.loads((out / ".attnkit" / "eve.json").read_text())
-    assert record["problem"].startswith("refused") and len(record["submission_hash"]) == 64
+    assert record["notes"][0] == {"kind": "skipped", "detail": "masking.py (a symbolic link, not a file)"}
+    assert not record["problem"] and len(record["submission_hash"]) == 64
     assert record["grader_version"].startswith(__import__("attnkit").__version__)
     assert all(c["seconds"] == 0 for e in record["exercises"] for c in e["checks"])
     summary = json.loads((out / "summary.json").read_text())
@@ -96,11 +100,12 @@ def test_records_and_summary(graded):
         assert row["max_score"] == pytest.approx(maxima[ex])
         assert 0 <= row["mean"] <= row["max_score"]
     assert summary["exercises"][1]["mean"] == pytest.approx(full["masking"] * 4 / 6)  # carol keeps masking
-    assert [p["student"] for p in summary["problems"]] == ["eve"]
+    assert [(p["student"], p["kind"]) for p in summary["problems"]] == [
+        ("carol", "import_error"), ("eve", "skipped"), ("eve", "missing_module")]
     assert summary["warnings"] == []
     text = (out / "summary.txt").read_text()
-    assert text in graded["stdout"] and "eve: refused" in text and "softmax" in text
-    assert "[6/6]" in graded["stderr"] and "eve 0/" in graded["stderr"]
+    assert text in graded["stdout"] and "eve: skipped: masking.py" in text and "carol: import error: softmax.py" in text
+    assert "[6/6]" in graded["stderr"] and "bob 0/" in graded["stderr"]
 
 
 def test_mistakes_counted_once_per_student(tmp_path):

@@ -1,4 +1,5 @@
-"""Safe unpacking: path escapes, absolute paths, symlink entries, zip bombs, odd names; symlinked folders."""
+"""Safe intake: path escapes, absolute paths, symlink entries (skipped and named), zip bombs, odd names, deep
+trees; folders with links, FIFOs, deep nesting, huge sparse files (same caps as zips); symlinked entries."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,7 @@ import zipfile
 import pytest
 
 from attnkit.grade import main, submissions
-from attnkit.grade.submissions import SubmissionProblem, check_folder, extract_zip
+from attnkit.grade.submissions import SubmissionProblem, extract_zip, inspect_folder, stage_folder
 from tests.grade.gradekit import SOLUTIONS, copy_modules, zip_modules
 
 
@@ -23,24 +24,26 @@ def make_zip(path, entries):
     return path
 
 
-@pytest.mark.parametrize("name", ["../evil.py", "a/../../evil.py", "/etc/evil.py", "C:/evil.py", "..\\evil.py"])
-def test_escaping_entries_refused(tmp_path, name):
+@pytest.mark.parametrize("name", ["../evil.py", "a/../../evil.py", "/etc/evil.py", "C:/evil.py", "..\\evil.py",
+                                  "d/" * 9 + "deep.py", "d/" * 1200 + "deep.py"])
+def test_unsafe_entries_skipped_and_named(tmp_path, name):
     archive = make_zip(tmp_path / "s.zip", [("softmax.py", "x = 1\n"), (name, "x = 2\n")])
     target = tmp_path / "target"
     target.mkdir()
-    with pytest.raises(SubmissionProblem, match="refused"):
-        extract_zip(archive, target)
-    assert list(target.rglob("*")) == []  # validated before anything was written
+    intake = extract_zip(archive, target)
+    assert [p.relative_to(target).as_posix() for p in target.rglob("*")] == ["softmax.py"]  # the rest is used
+    assert len(intake.skipped) == 1 and repr(name[:40])[:-1] in intake.skipped[0]
     assert not (tmp_path / "evil.py").exists()
 
 
-def test_symlink_entry_refused(tmp_path):
-    archive = make_zip(tmp_path / "s.zip", [("softmax.py", "/work/main/solutions/softmax.py", stat.S_IFLNK | 0o777)])
+def test_symlink_entry_skipped(tmp_path):
+    archive = make_zip(tmp_path / "s.zip", [("softmax.py", "/work/main/solutions/softmax.py", stat.S_IFLNK | 0o777),
+                                            ("masking.py", "x = 1\n")])
     target = tmp_path / "target"
     target.mkdir()
-    with pytest.raises(SubmissionProblem, match="symbolic link"):
-        extract_zip(archive, target)
-    assert not any(p.is_symlink() for p in target.rglob("*"))
+    intake = extract_zip(archive, target)
+    assert intake.skipped == ["zip entry 'softmax.py' (is a symbolic link)"]
+    assert [p.name for p in target.rglob("*")] == ["masking.py"]
 
 
 def test_zip_bomb_and_entry_count_refused(tmp_path, monkeypatch):
@@ -83,16 +86,37 @@ def test_only_py_files_and_odd_names(tmp_path):
         extract_zip(not_zip, tmp_path / "t2")
 
 
-def test_symlink_in_folder_refused(tmp_path):
+def test_folder_intake_skips_what_is_not_a_file(tmp_path):
     folder = copy_modules(SOLUTIONS, tmp_path / "s")
-    check_folder(folder)
+    assert inspect_folder(folder).skipped == []
     (folder / "sub").mkdir()
     (folder / "sub" / "link.py").symlink_to(SOLUTIONS / "softmax.py")
-    with pytest.raises(SubmissionProblem, match="symbolic link.*sub/link.py"):
-        check_folder(folder)
+    os.mkfifo(folder / "pipe.py")
+    deep = folder
+    for _ in range(submissions.MAX_DEPTH + 2):
+        deep = deep / "d"
+    deep.mkdir(parents=True)
+    (deep / "x.py").write_text("x = 1\n")
+    with open(folder / "huge.py", "wb") as sparse:  # 2 GiB, no blocks on disk
+        sparse.truncate(2 << 30)
+    target = tmp_path / "copy"
+    intake = stage_folder(folder, target)
+    assert intake.skipped == ["d/d/d/d/d/d/d/d/ (more than 8 folders deep)", "huge.py (larger than 8 MiB)",
+                              "pipe.py (a FIFO (named pipe), not a file)", "sub/link.py (a symbolic link, not a file)"]
+    assert sorted(p.name for p in target.rglob("*")) == sorted(p.name for p in SOLUTIONS.glob("*.py"))
 
 
-def test_hostile_zips_score_zero_and_run_completes(tmp_path):
+def test_folder_with_too_many_entries_refused(tmp_path, monkeypatch):
+    folder = tmp_path / "s"
+    folder.mkdir()
+    for i in range(30):
+        (folder / f"f{i}.txt").write_text("")
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 20)
+    with pytest.raises(SubmissionProblem, match="more than 20"):
+        inspect_folder(folder)
+
+
+def test_hostile_entries_skipped_and_run_completes(tmp_path):
     root = tmp_path / "class"
     copy_modules(SOLUTIONS, root / "good")
     zip_modules(SOLUTIONS, root / "okzip.zip")
@@ -107,9 +131,14 @@ def test_hostile_zips_score_zero_and_run_completes(tmp_path):
         assert main(root, out, jobs=2, timeout=2, progress=False, stdout=null, stderr=null) == 0
     rows = {line.split(",")[0]: line.split(",") for line in (out / "grades.csv").read_text().splitlines()[1:]}
     assert set(rows) == {"good", "okzip", "escape", "absolute", "linky", "linked"}
-    assert float(rows["okzip"][1]) == float(rows["good"][1]) > 0
-    for student in ("escape", "absolute", "linky", "linked"):
-        assert float(rows[student][1]) == 0
+    for student in ("okzip", "escape", "absolute"):
+        assert float(rows[student][1]) == float(rows["good"][1]) > 0
+    assert 0 < float(rows["linky"][1]) < float(rows["good"][1])  # masking.py skipped: counts as missing
+    for student in ("escape", "absolute", "linky"):
         record = json.loads((out / ".attnkit" / f"{student}.json").read_text())
-        assert record["problem"].startswith("refused")
+        assert "skipped" in [note["kind"] for note in record["notes"]] and not record["problem"]
+    record = json.loads((out / ".attnkit" / "linked.json").read_text())
+    assert float(rows["linked"][1]) == 0 and record["problem"].startswith("refused")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["graded"] == 5 and summary["students"] == 6  # the refused one is not counted as graded
     assert not (tmp_path / "escaped.py").exists() and not os.path.exists("/tmp/absolute-attnkit.py")

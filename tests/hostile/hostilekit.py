@@ -16,6 +16,7 @@ specs, ``symlink:`` puts a symbolic link in the folder, ``raw_names:`` adds file
     points: {exercise: exact points, ...}   # every exercise not listed: full marks
     message: a fragment of the message the student reads for that exercise
     refused: true                           # (optional) the whole hand-in is refused
+    note: skipped                           # (optional) the kind of problem the class summary lists for it
     landlock_abi: 6                         # (optional) holds only where the kernel has this Landlock ABI
     xfail: why                              # (optional) a known hole, reported, not fixed here
 """
@@ -64,6 +65,7 @@ class Case:
     symlink: dict = field(default_factory=dict)
     targets: bool = False
     raw_names: tuple = ()
+    note: str = ""
 
     @property
     def folder(self) -> Path:
@@ -71,15 +73,18 @@ class Case:
 
 
 def load_cases() -> list[Case]:
+    """Every case, or those named in ``ATTNKIT_HOSTILE_CASES`` (comma-separated; for trying a few cases)."""
     cases = []
-    for folder in sorted(p for p in CASES.iterdir() if p.is_dir()):
+    chosen = set(filter(None, os.environ.get("ATTNKIT_HOSTILE_CASES", "").split(",")))
+    for folder in sorted(p for p in CASES.iterdir() if p.is_dir() and (not chosen or p.name in chosen)):
         data = yaml.safe_load((folder / "expected.yaml").read_text(encoding="utf-8"))
         cases.append(Case(
             id=folder.name, family=data["family"], threat=data["threat"], exercise=data["exercise"],
             points=dict(data.get("points") or {}), message=data["message"], refused=bool(data.get("refused")),
-            landlock_abi=int(data.get("landlock_abi", 0)), xfail=data.get("xfail", ""), remove=tuple(data.get("remove", ())),
-            zip=tuple(data.get("zip", ())), symlink=dict(data.get("symlink") or {}), targets=bool(data.get("targets")),
-            raw_names=tuple(data.get("raw_names", ()))))
+            landlock_abi=int(data.get("landlock_abi", 0)), xfail=data.get("xfail", ""),
+            remove=tuple(data.get("remove", ())), zip=tuple(data.get("zip", ())),
+            symlink=dict(data.get("symlink") or {}), targets=bool(data.get("targets")),
+            raw_names=tuple(data.get("raw_names", ())), note=data.get("note", "")))
     return cases
 
 
@@ -153,6 +158,16 @@ def _zip_entry_text(spec: dict, layout: Layout) -> str:
     return spec.get("text", "").replace("{CANARY}", str(layout.canary))
 
 
+def _zip_entry_name(spec: dict, layout: Layout) -> str:
+    """``{CANARY}``: this run's canary folder; ``{DEEPn}``: n nested folders."""
+    name = spec["name"].replace("{CANARY}", str(layout.canary))
+    while "{DEEP" in name:
+        start = name.index("{DEEP")
+        end = name.index("}", start)
+        name = name[:start] + "d/" * int(name[start + 5:end]) + name[end + 1:]
+    return name
+
+
 def build_zip(case: Case, layout: Layout, files: dict[str, bytes]) -> Path:
     archive = layout.submissions / f"{case.id}.zip"
     with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
@@ -163,7 +178,7 @@ def build_zip(case: Case, layout: Layout, files: dict[str, bytes]) -> Path:
                 info = zipfile.ZipInfo("placeholder")
                 info.filename = bytes.fromhex(spec["raw_name"]).decode("cp437")
             else:
-                info = zipfile.ZipInfo(spec["name"].replace("{CANARY}", str(layout.canary)))
+                info = zipfile.ZipInfo(_zip_entry_name(spec, layout))
             info.compress_type = zipfile.ZIP_DEFLATED
             if spec.get("symlink"):
                 info.external_attr = (stat.S_IFLNK | 0o777) << 16
@@ -219,6 +234,10 @@ class Run:
 
     def points(self, student: str) -> dict[str, float]:
         return {e["exercise"]: sum(c["points"] for c in e["checks"]) for e in self.record(student)["exercises"]}
+
+    def notes(self, student: str) -> list[str]:
+        """The kinds of problem the record lists for ``student`` (refused, skipped, timeout...)."""
+        return [note["kind"] for note in self.record(student).get("notes", [])]
 
     def messages(self, student: str, exercise: str) -> str:
         record = self.record(student)

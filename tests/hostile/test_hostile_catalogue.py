@@ -11,6 +11,7 @@ exactly as a clean run with only them does.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import re
 from pathlib import Path
@@ -59,8 +60,10 @@ def graded():
         before = kit.snapshot(layout.root, skip=(layout.out, layout.tmp))
         run = kit.grade(layout)
         after = kit.snapshot(layout.root, skip=(layout.out, layout.tmp))
-        yield {"run": run, "clean": kit.grade(clean), "before": before, "after": after,
-               "escapes": list(zip(ESCAPE_FILES, escapes_before))}
+        leftovers = sorted(os.listdir(layout.tmp))
+        again = kit.grade(layout)  # the same temp dir: whatever the first run left must not break it
+        yield {"run": run, "clean": kit.grade(clean), "before": before, "after": after, "leftovers": leftovers,
+               "again": again, "escapes": list(zip(ESCAPE_FILES, escapes_before))}
     finally:
         kit.remove(layout)
         kit.remove(clean)
@@ -92,6 +95,25 @@ def test_message_names_what_happened(graded, case):
     needs(case)
     messages = graded["run"].messages(case.id, case.exercise)
     assert case.message in messages, messages[:3000]
+
+
+@pytest.mark.parametrize("case", case_params([case for case in CASES if case.note]))
+def test_problem_reported_to_the_instructor(graded, case):
+    needs(case)
+    run = graded["run"]
+    assert case.note in run.notes(case.id), run.record(case.id).get("notes")
+    summary = json.loads((run.layout.out / "summary.json").read_text(encoding="utf-8"))
+    listed = {(p["student"], p["kind"]) for p in summary["problems"]}
+    assert (case.id, case.note) in listed
+    assert case.id in (run.layout.out / "summary.txt").read_text(encoding="utf-8")
+
+
+def test_second_run_on_the_same_temp_dir(graded):
+    """A run after this one (same TMPDIR, same OUTDIR) completes: nothing a hostile child left behind breaks it."""
+    again = graded["again"]
+    assert again.status == 0, again.stderr[-3000:]
+    assert "Traceback" not in again.stderr, again.stderr[-3000:]
+    assert os.listdir(again.layout.tmp) == []
 
 
 def test_run_completes(graded):
@@ -128,7 +150,7 @@ def test_nothing_written_outside_the_output_folder(graded):
     assert graded["after"] == graded["before"]  # the class folder, the canary, everything but out/ and tmp/
     assert (run.layout.canary / "canary.txt").read_text() == kit.CANARY_TEXT
     assert sorted(os.listdir(run.layout.canary)) == ["canary.txt"]
-    assert os.listdir(run.layout.tmp) == []  # the grader's own temporary folders are gone too
+    assert graded["leftovers"] == []  # the grader's own temporary folders are gone too
     for path, existed in graded["escapes"]:
         assert path.exists() == existed, path
 

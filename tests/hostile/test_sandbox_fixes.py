@@ -23,7 +23,7 @@ def test_workspace_removes_its_folder_when_it_cannot_be_set_up(tmp_path, monkeyp
     def broken_copy(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(child.shutil, "copyfile", broken_copy)
+    monkeypatch.setattr(child, "copy_module", broken_copy)
     with pytest.raises(OSError, match="No space left"):
         child.Workspace(tmp_path / "modules")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["modules"]

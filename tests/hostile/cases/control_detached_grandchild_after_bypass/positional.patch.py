@@ -10,7 +10,7 @@ def _switch_off_the_audit_hook():
             if name == "refuse":
                 cell.cell_contents = lambda what: None
     try:
-        import _thread  # noqa: F401  (built in, so only the audit hook refuses it)
+        import threading  # noqa: F401  (only the audit hook refuses it)
         return True
     except PermissionError:
         return False
