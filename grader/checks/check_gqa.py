@@ -93,8 +93,7 @@ def test_gqa_rejects_indivisible(impl, ref, rng):
 
 @check(points=3, task=3)
 def test_kv_cache_bytes(impl, ref):
-    """kv_cache_bytes: 32 layers, 32 heads of 128, 4096 tokens, float16 take 2 GiB with 32 kv heads, 512 MiB
-    with 8 and 64 MiB with 1 (one head's 4096 x 4096 float32 attention weights are 64 MiB too)"""
+    """kv_cache_bytes: 32 layers, 32 heads of 128, 4096 float16 tokens: 2 GiB, 512 MiB, 64 MiB with 32, 8, 1 kv heads"""
     # the first call's factors 2 (keys and values), 3 (layers) and 4 (bytes) differ, so a result too small by
     # one of them shows which one was left out
     cases = [dict(n_layers=3, n_kv_heads=2, d_head=64, seq_len=100, batch=5, bytes_per_value=4)]

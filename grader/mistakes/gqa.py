@@ -42,7 +42,7 @@ CACHE_NO_BYTES = Mistake(
     id="gqa_cache_counts_values",
     functions=("kv_cache_bytes",),
     looks_like="the result counts numbers, not bytes: bytes_per_value was left out",
-    hint="The question is asked in bytes; how many bytes does one float16 number take?",
+    hint="The size is asked in bytes: how big is each number the cache holds?",
     mutant=((BYTES, "return int(keys_and_values * n_layers * batch * n_kv_heads * seq_len * d_head)"),),
 )
 CACHE_ONE_LAYER = Mistake(
