@@ -35,7 +35,7 @@ def test_sdpa_with_mask(impl, ref, rng):
     padding = np.arange(6)[None, None, :] < np.array([6, 2])[:, None, None]  # (2, 1, 6)
     cases = ((normal(rng, (5, 4)), normal(rng, (5, 4)), normal(rng, (5, 3)), causal),
              (normal(rng, (2, 4, 4)), normal(rng, (2, 6, 4)), normal(rng, (2, 6, 3)), padding),
-             (normal(rng, (2, 5, 8), np.float32), normal(rng, (2, 5, 8), np.float32), normal(rng, (2, 5, 8), np.float32), causal))
+             (*(normal(rng, (2, 5, 8), np.float32) for _ in range(3)), causal))
     for Q, K, V, mask in cases:
         check_sdpa(impl, ref, Q, K, V, mask)
 
@@ -74,7 +74,8 @@ def test_sdpa_integer_and_list_input(impl, ref):
         expect_pair(got, expected, call=call)
         for part, name in ((0, "output"), (1, "weights")):
             if got[part].dtype != np.float64:
-                raise CheckFailed(f"{call} {name} returned dtype {got[part].dtype}; expected float64 (integer input gives float64)")
+                raise CheckFailed(f"{call} {name} returned dtype {got[part].dtype}; expected float64 "
+                                  "(integer input gives float64)")
 
 
 @check(points=2, task=2)
@@ -90,7 +91,7 @@ def test_self_attention_document_values(impl, ref):
 
 @check(points=3, task=2)
 def test_self_attention_matches_reference(impl, ref, rng):
-    """self_attention has the textbook example shapes (10 tokens, d_model 64 -> d_k 32) and matches the reference (batched, masked, float32)"""
+    """self_attention has the textbook example shapes (10 tokens, d_model 64 -> d_k 32) and matches the reference"""
     cases = []
     for entry in doc.shapes():
         if entry["call"] != "self_attention":

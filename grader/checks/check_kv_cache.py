@@ -47,7 +47,7 @@ def check_decoding(impl, ref, X, W, start: int, context: str) -> None:
 
 @check(points=3, task=1)
 def test_kvcache_append_and_read(impl, rng):
-    """KVCache starts empty; append adds one position; keys/values return everything so far, oldest first (integers as float64)"""
+    """KVCache starts empty; append adds one position; keys/values hold every position so far, oldest first"""
     cache = impl.kv_cache.KVCache()
     expect_len(cache, 0, "KVCache()")
     keys, values = normal(rng, (3, 4)), normal(rng, (3, 2))
@@ -59,10 +59,10 @@ def test_kvcache_append_and_read(impl, rng):
     cache = impl.kv_cache.KVCache()
     cache.append([1, 2], [3])
     cache.append(np.array([0, 5]), np.array([-1]))
-    expect_close(cache.keys, np.array([[1.0, 2.0], [0.0, 5.0]]), call="cache.keys after append([1, 2], [3]) and append of int k [0, 5]",
+    appended = "after append([1, 2], [3]) and append of int"
+    expect_close(cache.keys, np.array([[1.0, 2.0], [0.0, 5.0]]), call=f"cache.keys {appended} k [0, 5]",
                  dtype=np.float64)
-    expect_close(cache.values, np.array([[3.0], [-1.0]]), call="cache.values after append([1, 2], [3]) and append of int v [-1]",
-                 dtype=np.float64)
+    expect_close(cache.values, np.array([[3.0], [-1.0]]), call=f"cache.values {appended} v [-1]", dtype=np.float64)
 
 
 @check(points=1, task=1, visibility="hidden")

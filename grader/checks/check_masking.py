@@ -51,12 +51,13 @@ def test_apply_mask_integer_scores(impl, ref):
     mask = np.tril(np.ones((3, 3), dtype=bool))
     got = impl.masking.apply_mask(scores, mask)
     expected = ref.masking.apply_mask(scores, mask)
-    expect_close(got, expected, call=call_text("apply_mask", arg("scores", scores), arg("mask", mask)), dtype=np.float64)
+    expect_close(got, expected, call=call_text("apply_mask", arg("scores", scores), arg("mask", mask)),
+                 dtype=np.float64)
 
 
 @check(points=1, task=3)
 def test_apply_mask_document_scores(impl, ref):
-    """apply_mask with causal_mask(3) on the worked "India is great" scaled scores keeps the lower triangle, -inf above"""
+    """apply_mask with causal_mask(3) on the "India is great" example's scores keeps the lower triangle, -inf above"""
     scaled = doc.india_expected()["raw_scores"].value / 2.0
     mask = np.tril(np.ones((3, 3), dtype=bool))
     expected = np.where(mask, scaled, -np.inf)

@@ -8,7 +8,8 @@ from grader.compare import arg, call_text, expect_array, expect_close, expect_tu
 
 
 def mhsa_call(X, W, n_heads, mask=None):
-    return call_text("multi_head_self_attention", arg("X", X), *(arg(n, w) for n, w in zip(("W_Q", "W_K", "W_V", "W_O"), W)),
+    return call_text("multi_head_self_attention", arg("X", X),
+                     *(arg(n, w) for n, w in zip(("W_Q", "W_K", "W_V", "W_O"), W)),
                      f"n_heads={n_heads}", *(() if mask is None else (arg("mask", mask),)))
 
 
@@ -30,8 +31,8 @@ def test_split_heads_document_shapes(impl):
             continue
         X = np.ones(tuple(entry["input"]))
         n_heads = entry["sizes"]["n_heads"]
-        expect_array(impl.multihead.split_heads(X, n_heads), call=call_text("split_heads", arg("X", X), f"n_heads={n_heads}"),
-                     shape=tuple(entry["output"]))
+        expect_array(impl.multihead.split_heads(X, n_heads),
+                     call=call_text("split_heads", arg("X", X), f"n_heads={n_heads}"), shape=tuple(entry["output"]))
 
 
 @check(points=1, task=1)
@@ -39,7 +40,8 @@ def test_split_heads_rejects_indivisible(impl):
     """split_heads raises ValueError when d_model is not divisible by n_heads"""
     for shape, n_heads in (((3, 10), 3), ((2, 6), 4)):
         X = np.zeros(shape)
-        expect_value_error(lambda: impl.multihead.split_heads(X, n_heads), call=call_text("split_heads", arg("X", X), f"n_heads={n_heads}"),
+        expect_value_error(lambda X=X, n_heads=n_heads: impl.multihead.split_heads(X, n_heads),
+                           call=call_text("split_heads", arg("X", X), f"n_heads={n_heads}"),
                            why=f"d_model={shape[-1]} is not divisible by n_heads={n_heads}")
 
 
@@ -48,7 +50,8 @@ def test_merge_heads_matches_reference(impl, ref, rng):
     """merge_heads undoes split_heads: heads concatenated along the last axis, tokens first"""
     for shape, dtype in (((2, 5, 3), np.float64), ((2, 3, 4, 5), np.float32), ((4, 3, 2), np.float64)):
         X = normal(rng, shape, dtype)
-        expect_close(impl.multihead.merge_heads(X), ref.multihead.merge_heads(X), call=call_text("merge_heads", arg("X", X)))
+        expect_close(impl.multihead.merge_heads(X), ref.multihead.merge_heads(X),
+                     call=call_text("merge_heads", arg("X", X)))
     X = normal(rng, (2, 5, 12))
     heads = ref.multihead.split_heads(X, 3)
     expect_close(impl.multihead.merge_heads(heads), X, call=call_text("merge_heads", arg("split_heads(X, 3)", heads)),
@@ -75,7 +78,7 @@ def test_mhsa_matches_reference(impl, ref, rng):
 
 @check(points=3, task=3)
 def test_mhsa_two_head_document(impl, ref):
-    """multi_head_self_attention reproduces the worked two-head "India is great" output (per-head matrices packed by columns)"""
+    """multi_head_self_attention reproduces the two-head "India is great" output (per-head matrices side by side)"""
     X = doc.india_inputs()["X"]
     weights = doc.two_heads_weights()
     W = [weights[name] for name in ("W_Q", "W_K", "W_V", "W_O")]
@@ -98,7 +101,8 @@ def test_mhsa_document_shapes(impl, rng):
         X = normal(rng, tuple(entry["input"]))
         W = [normal(rng, (d, d)) / np.sqrt(d) for _ in range(4)]
         call = mhsa_call(X, W, sizes["n_heads"])
-        got = expect_tuple(impl.multihead.multi_head_self_attention(X, *W, sizes["n_heads"]), call=call, names=("output", "weights"))
+        got = expect_tuple(impl.multihead.multi_head_self_attention(X, *W, sizes["n_heads"]), call=call,
+                           names=("output", "weights"))
         expect_array(got[0], call=call + " output", shape=tuple(entry["output"]))
         weights = expect_array(got[1], call=call + " weights", shape=tuple(entry["weights"]))
         expect_close(weights.sum(axis=-1), np.ones(weights.shape[:-1]), call=call, what="weights summed over the keys")

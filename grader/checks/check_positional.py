@@ -6,7 +6,7 @@ from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 
 
-def seed_sinusoidal(seq_len, d_model):
+def textbook_sinusoidal(seq_len, d_model):
     """The textbook sinusoidal_position_encoding, written with exp and log (even d_model only)."""
     position = np.arange(seq_len)[:, np.newaxis]
     div_term = np.exp(np.arange(0, d_model, 2) * -(np.log(10000.0) / d_model))
@@ -20,15 +20,16 @@ def seed_sinusoidal(seq_len, d_model):
 def test_sinusoidal_matches_reference(impl, ref):
     """sinusoidal_encoding matches the reference (even and odd d_model, float64)"""
     for seq_len, d_model in ((10, 64), (7, 8), (5, 7), (1, 2), (3, 1)):
-        expect_close(impl.positional.sinusoidal_encoding(seq_len, d_model), ref.positional.sinusoidal_encoding(seq_len, d_model),
+        expect_close(impl.positional.sinusoidal_encoding(seq_len, d_model),
+                     ref.positional.sinusoidal_encoding(seq_len, d_model),
                      call=f"sinusoidal_encoding({seq_len}, {d_model})", dtype=np.float64)
 
 
 @check(points=2, task=1)
 def test_sinusoidal_matches_document_formula(impl, ref):
-    """sinusoidal_encoding(10, 64) equals the textbook formula PE[p, 2i] = sin(p / 10000**(2i/d)), PE[p, 2i+1] = cos(...)"""
+    """sinusoidal_encoding equals the formula PE[p, 2i] = sin(p / 10000**(2i/d)), PE[p, 2i+1] = cos(same angle)"""
     for seq_len, d_model in ((10, 64), (50, 16)):
-        expect_close(impl.positional.sinusoidal_encoding(seq_len, d_model), seed_sinusoidal(seq_len, d_model),
+        expect_close(impl.positional.sinusoidal_encoding(seq_len, d_model), textbook_sinusoidal(seq_len, d_model),
                      call=f"sinusoidal_encoding({seq_len}, {d_model})", atol=1e-12, rtol=1e-9,
                      origin=ref.positional.sinusoidal_encoding(seq_len, d_model))
 
@@ -74,9 +75,10 @@ def test_rope_relative_positions(impl, rng):
                              call=call_k, shape=(3, 8))
     scores = np.asarray(rotated_q) @ np.asarray(rotated_k).T
     # (q at 5).(k at 2) and (q at 12).(k at 9) are both 3 apart; (q at 0).(k at 0) vs plain q.k: distance 0
-    if not np.isclose(scores[1, 1], scores[2, 2], rtol=1e-7, atol=1e-9) or not np.isclose(scores[0, 0], (q @ k.T).item()):
-        raise CheckFailed(f"apply_rope: rotated q at position 5 . k at 2 gave {scores[1, 1]:.10g} but q at 12 . k at 9 gave "
-                          f"{scores[2, 2]:.10g}; expected equal dot products (both 3 positions apart), "
+    plain = (q @ k.T).item()
+    if not np.isclose(scores[1, 1], scores[2, 2], rtol=1e-7, atol=1e-9) or not np.isclose(scores[0, 0], plain):
+        raise CheckFailed(f"apply_rope: rotated q at position 5 . k at 2 gave {scores[1, 1]:.10g} but q at 12 . k "
+                          f"at 9 gave {scores[2, 2]:.10g}; expected equal dot products (both 3 positions apart), "
                           f"and q.k = {(q @ k.T).item():.10g} at positions 0, 0 (got {scores[0, 0]:.10g})")
 
 
@@ -85,5 +87,5 @@ def test_rope_rejects_odd_dimension(impl):
     """apply_rope raises ValueError for an odd feature size d"""
     for shape in ((3, 5), (2, 4, 1)):
         x = np.ones(shape)
-        expect_value_error(lambda: impl.positional.apply_rope(x), call=call_text("apply_rope", arg("x", x)),
+        expect_value_error(lambda x=x: impl.positional.apply_rope(x), call=call_text("apply_rope", arg("x", x)),
                            why=f"d={shape[-1]} is odd, features are rotated in pairs")

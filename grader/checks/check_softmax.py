@@ -12,7 +12,7 @@ SHAPES_AND_AXES = (((6,), -1), ((3, 5), -1), ((4, 4), -1), ((3, 5), 0), ((2, 3, 
 @check(points=3, task=1)
 def test_softmax_matches_reference(impl, ref, rng):
     """softmax matches the reference on random inputs (several shapes and axes, float64 and float32)"""
-    for index, (shape, axis) in enumerate(SHAPES_AND_AXES):
+    for shape, axis in SHAPES_AND_AXES:
         for dtype in DTYPES:
             x = normal(rng, shape, dtype, scale=3.0)
             expected = ref.softmax.softmax(x, axis=axis)

@@ -12,7 +12,7 @@ MEMORY_N, MEMORY_D, MEMORY_BLOCK = 2048, 16, 64
 
 
 def tiled_call(Q, K, V, block_size=None, causal=None):
-    extra = ([] if block_size is None else [f"block_size={block_size}"]) + ([] if causal is None else [f"causal={causal}"])
+    extra = [f"{name}={value}" for name, value in (("block_size", block_size), ("causal", causal)) if value is not None]
     return call_text("tiled_attention", arg("Q", Q), arg("K", K), arg("V", V), *extra)
 
 
@@ -28,7 +28,8 @@ def test_tiled_matches_full_attention(impl, ref, rng):
     for n_q, n_k, d_k, d_v, block, dtype in ((10, 10, 4, 4, 4, np.float64), (5, 13, 3, 2, 5, np.float64),
                                              (6, 7, 4, 3, 1, np.float64), (4, 9, 4, 4, 64, np.float64),
                                              (8, 11, 4, 3, 3, np.float32)):
-        Q, K, V = normal(rng, (n_q, d_k), dtype, 2.0), normal(rng, (n_k, d_k), dtype, 2.0), normal(rng, (n_k, d_v), dtype)
+        Q, K = normal(rng, (n_q, d_k), dtype, 2.0), normal(rng, (n_k, d_k), dtype, 2.0)
+        V = normal(rng, (n_k, d_v), dtype)
         check_tiled(impl, ref, Q, K, V, block, False)
 
 
@@ -81,8 +82,9 @@ def test_tiled_memory(impl, ref, rng):
     # what the process held before the call (a matrix allocated at import) nor how far its peak
     # rose during it may reach half an n x n matrix (the reference: about 10 MiB and 3 MiB).
     kernel = getattr(impl.transport, "kernel_memory", None)
-    for amount, what in ((kernel.held_before, "held {} MiB before the call"), (kernel.growth, "grew by {} MiB while it ran")) \
-            if kernel is not None else ():
+    measured = () if kernel is None else ((kernel.held_before, "held {} MiB before the call"),
+                                          (kernel.growth, "grew by {} MiB while it ran"))
+    for amount, what in measured:
         if amount >= n * n * 8 // 2:
             raise CheckFailed(f"{call}: your process {what.format(round(amount / 2**20))} (measured by the operating "
                               f"system); expected far less than one {n} x {n} float64 matrix "
