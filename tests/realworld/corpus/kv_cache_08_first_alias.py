@@ -1,7 +1,8 @@
 """KV cache in the "cache dict" style: the first key/value are stored as given (`cache['K'] = k[None]`,
 a view), later ones by np.concatenate (which copies).
 
-Bug: the first cached key and value alias the caller's arrays.
+Bug: while the cache holds one position, it aliases the caller's first k and v (changing k after the
+first append changes the cache; the next append's concatenate copies).
 """
 import math
 
