@@ -22,10 +22,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from attnkit.archive import write_zip
 from grader import curriculum
 
 from . import assemble, leaks
-from attnkit.archive import write_zip
 from .sources import BuildFailed, ReleaseError, Sources
 
 __all__ = ["BuildFailed", "Release", "ReleaseError", "build", "check_target"]
