@@ -14,13 +14,19 @@ Every mistake registered for that function (``grader.mistakes``) is then tried o
 * a ``compute`` mistake is asked directly, with the call, the student's value and the reference's.
 
 The first mistake whose output matches the student's value at the diagnostic tolerance
-(``grader.compare``) is the diagnosis. A reference that offers ``mistaken(mistake, key, compute)``
-answers for patch mistakes itself (the student release's recording and replay); one whose
-``records_mistakes`` is true gets every registered mistake evaluated right after each call.
+(``grader.compare``) is the diagnosis. When the student's code raised instead (``StudentRaised``),
+the latest reference call of the same function stands for the call the student got (checks ask
+``ref`` first), and the first mistake whose mistaken reference raises the same exception, with
+the same words and numbers (shapes included) in its message, is the diagnosis.
+
+A reference that offers ``mistaken(mistake, key, compute)`` answers for patch mistakes itself (the
+student release's recording and replay); one whose ``records_mistakes`` is true gets every
+registered mistake evaluated right after each call.
 """
 from __future__ import annotations
 
 import importlib.util
+import re
 import types
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -147,8 +153,14 @@ class Session:
             return None
         return found
 
-    def diagnose(self, failure: CheckFailed) -> Mistake | None:
-        """The first registered mistake whose output matches the student's value, or None."""
+    def diagnose(self, failure: AssertionError) -> Mistake | None:
+        """The first registered mistake whose output matches the student's value (or error), or None.
+
+        ``failure`` is a :class:`CheckFailed`, or a ``StudentRaised`` from the sandbox (its
+        ``error_type``, ``call`` and ``message``); anything else gets None.
+        """
+        if not isinstance(failure, CheckFailed):
+            return self._diagnose_error(failure)
         got = failure.got
         found = self.origin_of(failure.origin)
         if not isinstance(got, np.ndarray) or found is None:
@@ -168,6 +180,25 @@ class Session:
                 continue
             if resembles(got, candidate):
                 return mistake
+        return None
+
+    def _diagnose_error(self, failure: AssertionError) -> Mistake | None:
+        error_type, call_text = getattr(failure, "error_type", ""), getattr(failure, "call", "")
+        function = call_text.split("(", 1)[0].rsplit(".", 1)[-1]
+        call = next((c for c in reversed(self.calls) if c.function.rsplit(".", 1)[-1] == function), None)
+        if not error_type or call is None:
+            return None
+        wanted = (error_type, error_words(str(failure.message).split(f"raised {error_type}: ", 1)[-1]))
+        with np.errstate(all="ignore"):
+            for mistake in self._candidates(call):
+                if mistake.compute is not None:
+                    continue
+                try:
+                    self._mistaken(mistake, call)
+                except Exception as error:
+                    raised = getattr(error, "error_type", type(error).__name__)
+                    if (raised, error_words(getattr(error, "error_message", str(error)))) == wanted:
+                        return mistake
         return None
 
     def _candidates(self, call: Call) -> list[Mistake]:
@@ -203,6 +234,12 @@ class Session:
             if earlier.created:
                 objects[earlier.index] = result
         return result
+
+
+def error_words(message: str) -> tuple[str, ...]:
+    """The words and numbers of an error message's first line, without punctuation or where it happened."""
+    line = re.sub(r"\([\w./-]+\.py, line \d+\)", "", message.split("\n", 1)[0])
+    return tuple(re.findall(r"[a-z_]+|\d+", line.lower()))
 
 
 def _invoke(namespace: dict, call: Call, args: tuple, kwargs: dict) -> Any:

@@ -93,9 +93,9 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
             result.status, result.message = Status.FAILED, failure.message
         else:
             result.status, result.message = Status.NOT_IMPLEMENTED, f"{NOT_IMPLEMENTED_MESSAGE}: {failure.message}"
-    except CheckFailed as failure:
+    except (CheckFailed, errors.StudentRaised) as failure:  # a wrong value, or an exception: both diagnosed
         result.status, result.message = Status.FAILED, failure.message
-        diagnosis = failure.diagnosis or session.diagnose(failure)
+        diagnosis = getattr(failure, "diagnosis", None) or session.diagnose(failure)
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
             result.message += f"\n  looks like {diagnosis.looks_like}"

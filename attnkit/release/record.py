@@ -134,7 +134,8 @@ class RecordingReference:
         try:
             value = compute()
         except Exception as error:
-            self._recorder.calls[name] = dict(entry, result={"kind": "raises", "error": type(error).__name__})
+            self._recorder.calls[name] = dict(entry, result={"kind": "raises", "error": type(error).__name__,
+                                                             "message": str(error)[:200]})
             raise
         self._recorder.calls[name] = dict(entry, result={"kind": "value", "value": self._recorder.node(value)})
         return value

@@ -57,6 +57,10 @@ class ReplayMiss(LookupError):
 class Undefined(Exception):
     """A mistake whose output was undefined for the call (it raised) when it was recorded."""
 
+    def __init__(self, mistake_id: str, error_type: str = "", error_message: str = ""):
+        super().__init__(f"{mistake_id}: {error_type}: {error_message}")
+        self.error_type, self.error_message = error_type, error_message
+
 
 class Handle:
     """An object returned by a reference call, named by its history (``token``)."""
@@ -301,9 +305,12 @@ class Replay:
     def mistaken(self, mistake_id: str, key: str) -> Any:
         """What a classic mistake returned for the reference call ``key`` when it was recorded."""
         entry = self.store.index["calls"].get(mistake_key(mistake_id, key or ""))
-        if entry is None or entry["result"]["kind"] == "raises":
+        if entry is None:
             raise Undefined(mistake_id)
-        return self.value(entry["result"]["value"])
+        result = entry["result"]
+        if result["kind"] == "raises":
+            raise Undefined(mistake_id, result["error"], result.get("message", ""))
+        return self.value(result["value"])
 
 
 class ReplayedObject(Handle):

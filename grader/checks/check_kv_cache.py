@@ -112,10 +112,10 @@ def test_decode_step_document_values(impl, ref):
     """decoding "India is great" token by token: step 1 returns V[0], step 3 the worked example's output row 3"""
     inputs, printed = doc.india_inputs(), doc.india_expected()
     X, W = inputs["X"], [inputs["W_Q"], inputs["W_K"], inputs["W_V"]]
-    cache = impl.kv_cache.KVCache()
-    got = decode_all(impl, cache, X, W)
     reference_cache = ref.kv_cache.KVCache()
     origin = [ref.kv_cache.decode_step(X[t], *W, reference_cache) for t in range(3)]
+    cache = impl.kv_cache.KVCache()
+    got = decode_all(impl, cache, X, W)
     call = "decode_step(X[t], W_Q, W_K, W_V, cache) for the 3 tokens of the example's X from KVCache()"
     expect_close(got[0], printed["V"].value[0], call=call, what="(step 1: the first token only sees itself)",
                  atol=printed["V"].atol, rtol=0, origin=origin[0])

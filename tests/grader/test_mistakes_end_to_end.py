@@ -1,5 +1,6 @@
 """Every classic mistake, applied to a copy of solutions/ as its mutant, loses points in its own
-exercise and is named there (graded through the real sandbox: one zygote, a child per exercise).
+exercise and is named there, whether a check sees a wrong value or an exception (graded through
+the real sandbox: one zygote, a child per exercise).
 
 The mutants come from the mistake definitions themselves (``Mistake.patch`` or ``Mistake.mutant``),
 so a new mistake gets its end-to-end test by being defined.
