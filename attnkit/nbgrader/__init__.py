@@ -51,7 +51,7 @@ def export(course_dir: Path, exercises: tuple[str, ...], *, force: bool = False,
         print(COURSE_NOT_EMPTY.format(path=course_dir, assignment=ASSIGNMENT), file=sys.stderr)
         return 2
     try:
-        notebooks = {notebook_name(exercise): build(exercise) for exercise in exercises}
+        notebooks = {notebook_name(exercise): build(exercise, course=exercises) for exercise in exercises}
     except SourceError as error:
         print(BAD_SOLUTIONS.format(reason=error), file=sys.stderr)
         return 1

@@ -50,11 +50,11 @@ def notebook_name(exercise_id: str) -> str:
     return f"{exercise_id}.ipynb"
 
 
-def build(exercise_id: str, solutions: Path | None = None) -> dict:
-    """The source notebook (nbformat JSON as a dict) of one exercise."""
+def build(exercise_id: str, solutions: Path | None = None, course: tuple[str, ...] | None = None) -> dict:
+    """The source notebook (nbformat JSON as a dict) of one exercise of ``course`` (default: every exercise)."""
     code = exercise_code(exercise_id) if solutions is None else exercise_code(exercise_id, solutions)
     exercise = code.exercise
-    items = [cells.readonly_markdown("intro", _intro(code)),
+    items = [cells.readonly_markdown("intro", _intro(code, course or curriculum.ids())),
              cells.readonly_code("imports", "\n".join(sorted(code.imports)))]
     if code.helpers:
         items.append(cells.readonly_markdown("earlier", _earlier(code)))
@@ -82,9 +82,8 @@ def points(notebook: dict) -> float:
                if cell["metadata"].get("nbgrader", {}).get("grade"))
 
 
-def _intro(code: ExerciseCode) -> str:
+def _intro(code: ExerciseCode, order: tuple[str, ...]) -> str:
     exercise = code.exercise
-    order = curriculum.ids()
     explanation = exercise.explanation
     quotes = "\n\n".join(f"> {q.text}\n>\n> ({q.file}, \"{q.section}\")" for q in explanation.quotes)
     return "\n\n".join([

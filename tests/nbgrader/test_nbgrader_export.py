@@ -212,6 +212,8 @@ def test_exercise_subset_in_curriculum_order(tmp_path, capsys):
     assert sorted(notebooks(tmp_path / "c" / "source" / ASSIGNMENT)) == ["attention", "softmax"]
     points = curriculum.total_points(("softmax", "attention"))
     assert f"wrote 2 notebooks ({points:g} points)" in capsys.readouterr().out
+    intro = source(notebooks(tmp_path / "c" / "source" / ASSIGNMENT)["attention"]["cells"][0])
+    assert intro.startswith("# 2. ") and "exercise `attention`, 2 of 2." in intro  # numbered within the course
 
 
 def test_unknown_exercise_is_refused_before_writing(tmp_path, capsys):
