@@ -5,8 +5,10 @@ submission is the reference solutions with the case's files applied: ``<module>.
 module, ``<module>.patch.py`` is appended to the reference module (so it can wrap or rebind the
 reference functions), ``remove:`` deletes modules, ``zip:`` builds a ``.zip`` hand-in from entry
 specs, ``symlink:`` puts a symbolic link in the folder, ``raw_names:`` adds files whose names are not UTF-8,
-``handin.zip`` is handed in as it is. ``targets: true`` adds ``hostile_targets.py``
-(the paths of this run's output folder, class folder, canary folder) so an attack knows where to aim.
+``handin.zip`` is handed in as it is, ``special:`` adds what a folder hand-in may hold besides files
+(``fifo``: a named pipe, ``deep``: that many nested folders, ``sparse_gib``: a sparse file of that size).
+``targets: true`` adds ``hostile_targets.py`` (the paths of this run's output folder, class folder, canary
+folder) so an attack knows where to aim.
 
 ``expected.yaml``::
 
@@ -66,6 +68,7 @@ class Case:
     targets: bool = False
     raw_names: tuple = ()
     note: str = ""
+    special: dict = field(default_factory=dict)
 
     @property
     def folder(self) -> Path:
@@ -84,7 +87,8 @@ def load_cases() -> list[Case]:
             landlock_abi=int(data.get("landlock_abi", 0)), xfail=data.get("xfail", ""),
             remove=tuple(data.get("remove", ())), zip=tuple(data.get("zip", ())),
             symlink=dict(data.get("symlink") or {}), targets=bool(data.get("targets")),
-            raw_names=tuple(data.get("raw_names", ())), note=data.get("note", "")))
+            raw_names=tuple(data.get("raw_names", ())), note=data.get("note", ""),
+            special=dict(data.get("special") or {})))
     return cases
 
 
@@ -205,6 +209,25 @@ def build_case(case: Case, layout: Layout) -> None:
     for name, target in case.symlink.items():
         (folder / name).unlink(missing_ok=True)
         (folder / name).symlink_to(Path(target.replace("{SOLUTIONS}", str(SOLUTIONS))))
+    build_special(case.special, folder)
+
+
+def build_special(special: dict, folder: Path) -> None:
+    if "fifo" in special:
+        os.mkfifo(folder / special["fifo"])
+    if "sparse_gib" in special:
+        with open(folder / special.get("sparse_name", "big.py"), "wb") as sparse:
+            sparse.truncate(int(special["sparse_gib"]) << 30)
+    if "deep" in special:
+        fd = os.open(folder, os.O_RDONLY)
+        for _ in range(int(special["deep"])):
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        with open(os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as handle:
+            handle.write("x = 1\n")
+        os.close(fd)
 
 
 def build_controls(layout: Layout) -> None:
@@ -263,16 +286,22 @@ def grade(layout: Layout) -> Run:
 
 # -- looking around -------------------------------------------------------------------------------
 def snapshot(root: Path, skip: tuple[Path, ...]) -> dict[str, tuple]:
-    """Every entry below ``root`` (but ``skip``): kind, mode, size, mtime and content hash."""
+    """Every entry below ``root`` (but ``skip``): kind, mode, size, mtime and content hash (of files up to
+    64 MiB; larger ones by size and mtime). Iterative: a case may nest folders a thousand deep."""
     found = {}
     skipped = {os.fsencode(p) for p in skip}
-    for base, dirs, files in os.walk(os.fsencode(root)):
-        dirs[:] = [d for d in dirs if os.path.join(base, d) not in skipped]
-        for name in dirs + files:
+    todo = [os.fsencode(root)]
+    while todo:
+        base = todo.pop()
+        for name in sorted(os.listdir(base)):
             path = os.path.join(base, name)
+            if path in skipped:
+                continue
             info = os.lstat(path)
+            if stat.S_ISDIR(info.st_mode):
+                todo.append(path)
             digest = ""
-            if stat.S_ISREG(info.st_mode):
+            if stat.S_ISREG(info.st_mode) and info.st_size <= 64 << 20:
                 with open(path, "rb") as handle:
                     digest = hashlib.sha256(handle.read()).hexdigest()
             elif stat.S_ISLNK(info.st_mode):
@@ -283,4 +312,6 @@ def snapshot(root: Path, skip: tuple[Path, ...]) -> dict[str, tuple]:
 
 
 def remove(layout: Layout) -> None:
-    shutil.rmtree(layout.root, ignore_errors=True)
+    from grader.sandbox import tree
+
+    tree.remove(layout.root)

@@ -120,6 +120,8 @@ def test_run_completes(graded):
     run = graded["run"]
     assert run.status == 0, run.stderr[-3000:]  # 0: every submission graded (refused ones score 0)
     assert "Traceback" not in run.stderr, run.stderr[-3000:]
+    summary = json.loads((run.layout.out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["grader_errors"] == []  # whatever a child sent, it is the student's error, never the grader's
     students = sorted(case.id for case in CASES) + sorted(kit.CONTROLS)
     with open(run.layout.out / "grades.csv", newline="", encoding="utf-8") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
@@ -153,6 +155,13 @@ def test_nothing_written_outside_the_output_folder(graded):
     assert graded["leftovers"] == []  # the grader's own temporary folders are gone too
     for path, existed in graded["escapes"]:
         assert path.exists() == existed, path
+
+
+def test_records_stay_small(graded):
+    """Whatever a child puts in an error (a 1 MB list...), a student's files stay small."""
+    out = graded["run"].layout.out
+    for path in list(out.glob("*.json")) + list((out / ".attnkit").glob("*.json")):
+        assert path.stat().st_size < 512 << 10, path.name
 
 
 def test_output_folder_holds_only_results(graded):

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from grader.sandbox import child, runtime
+from grader.sandbox import child, runtime, tree, wire
 
 HERE = Path(__file__).resolve().parent
 
@@ -70,3 +73,77 @@ def test_census_sees_a_detached_grandchild(tmp_path):
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"found": 2, "outsider_by_cwd": True}  # the grandchild and the outsider
     assert not os.listdir(tmp_path)
+
+
+def _frame(header: bytes, count: int = 0) -> bytes:
+    body = wire.HEADER.pack(len(header), count) + header
+    return wire.LENGTH.pack(len(body)) + body
+
+
+@pytest.mark.parametrize("header, count", [
+    (b"[" * 100_000 + b"]" * 100_000, 0),                                             # JSON nested too deep
+    (json.dumps({"ok": True, "arrays": [["|S0", [1 << 40]]]}).encode(), 1),           # zero-size strings
+    (json.dumps({"ok": True, "arrays": [["<f8", [-1]]]}).encode(), 1),                # negative shape
+])
+def test_malformed_frames_are_wire_errors(header, count):
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(_frame(header, count))
+        with pytest.raises(wire.WireError):
+            wire.recv(ours)
+
+
+@pytest.mark.parametrize("node", [{"t": "handle", "id": "x", "type": "K"}, {"t": "array", "i": 5}, {"t": "list"},
+                                  {"t": "py", "v": [1]}, {"t": "list", "items": [{"t": "list", "items": []}] * 2}])
+def test_malformed_trees_are_wire_errors(node):
+    deep = {"t": "list", "items": []}
+    for _ in range(wire.MAX_DEPTH + 2):
+        deep = {"t": "list", "items": [deep]}
+    if node.get("items"):
+        node = deep
+    with pytest.raises(wire.WireError):
+        wire.decode(node, [])
+
+
+def test_one_deadline_for_a_trickled_frame():
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        ours.settimeout(5)
+        length = wire.LENGTH.pack(256)  # a frame of 256 bytes, one byte every 0.3 s
+        trickle = threading.Thread(target=lambda: [theirs.send(length[i:i + 1]) or time.sleep(0.3) for i in range(8)])
+        trickle.start()
+        start = time.monotonic()
+        with pytest.raises(socket.timeout):
+            wire.recv(ours, deadline=start + 1.0)
+        assert time.monotonic() - start < 1.5  # not 8 x 0.3 s, not the socket's 5 s per read
+        trickle.join()
+
+
+def test_error_fields_become_capped_strings():
+    info = child.error_info({"type": ["x"], "message": list(range(10**6)), "where": {"a": 1}, "sibling": "../etc",
+                             "import": "yes", "memory": True})
+    assert info == {"type": "Error", "message": "", "where": "", "sibling": "", "bad_value": False, "import": False,
+                    "not_implemented": False, "memory": True}
+    assert len(child.error_info({"message": "x" * 10**6})["message"]) == child.ERROR_TEXT
+    assert child.error_info("not a dict")["type"] == "Error"
+
+
+def test_tree_removal_and_scan_do_not_recurse(tmp_path):
+    fd = os.open(tmp_path, os.O_RDONLY)
+    os.mkdir("top", dir_fd=fd)
+    for _ in range(1500):  # deeper than the recursion limit, paths longer than PATH_MAX
+        inner_name = "top" if _ == 0 else "d" * 100
+        if _:
+            os.mkdir(inner_name, dir_fd=fd)
+        inner = os.open(inner_name, os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(fd)
+    found, too_deep = tree.scan(tmp_path / "top", max_depth=3, max_entries=10)
+    assert [f.name for f in found] == ["d" * 100, "d" * 100 + "/" + "d" * 100, "/".join(["d" * 100] * 3)]
+    assert too_deep == ["/".join(["d" * 100] * 3)]
+    assert tree.remove(tmp_path / "top") and os.listdir(tmp_path) == []
+    for count in range(12):
+        (tmp_path / f"f{count}").write_text("")
+    with pytest.raises(tree.TreeTooLarge):
+        tree.scan(tmp_path, max_depth=3, max_entries=10)
