@@ -2,7 +2,9 @@
 
 Prints a compact table (points, checks passed) per exercise, then the first failure of each
 exercise (every failure with ``--all``) with its diagnosis and the task to look at; exit status
-0 only when all pass.
+0 only when all pass. A diagnosed classic mistake queues the quiz questions about it for the
+next ``attnkit quiz --review``; with ``ATTNKIT_PREDICT_FIRST=1`` an exercise is checked only once
+its "predict, then run" questions (``attnkit quiz --exercise NAME``) were answered right.
 """
 from __future__ import annotations
 
@@ -14,6 +16,9 @@ from pathlib import Path
 NO_IMPL = ("attnkit check: no folder {path}. Run this inside your attnkit folder (the one holding exercises/), "
            "or name your folder with --impl DIR.")
 UNKNOWN_EXERCISE = "attnkit check: unknown exercise {name!r}; the exercises are: {known}"
+PREDICT_GATE = "ATTNKIT_PREDICT_FIRST"
+PREDICT_FIRST = ("\n{exercise}: not checked yet. First predict what it must return: attnkit quiz --exercise "
+                 "{exercise} (every answer right), then check again.\n")
 
 
 def add_arguments(parser) -> None:
@@ -52,11 +57,42 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
                 print(UNKNOWN_EXERCISE.format(name=name, known=", ".join(known)), file=sys.stderr)
                 return 2
         chosen = tuple(e for e in known if not exercises or e in exercises)
+        waiting = predictions_missing(chosen)
+        chosen = tuple(e for e in chosen if e not in waiting)
         from grader.sandbox.affinity import pinned
 
         with pinned(zygote, os.getpid()):  # after start-up, which used both cores: checks and child take turns
-            results = run_submission(modules_dir_of(impl), zygote, chosen)
+            results = run_submission(modules_dir_of(impl), zygote, chosen) if chosen else []
     from .report import render
 
     out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started, every=every))
-    return 0 if all(c.status == "passed" for r in results for c in r.checks) else 1
+    for exercise in waiting:
+        out.write(PREDICT_FIRST.format(exercise=exercise))
+    mistakes = sorted({c.mistake for r in results for c in r.checks if c.mistake})
+    if mistakes:
+        out.write(review_note(mistakes))
+    return 0 if not waiting and all(c.status == "passed" for r in results for c in r.checks) else 1
+
+
+def predictions_missing(exercises: tuple[str, ...]) -> tuple[str, ...]:
+    """With the "predict, then run" gate on (``ATTNKIT_PREDICT_FIRST=1``, set by the instructor in the
+    students' environment), the exercises whose predict questions were not all answered right yet."""
+    if os.environ.get(PREDICT_GATE, "") in ("", "0"):
+        return ()
+    from attnkit.quiz import gate
+
+    return tuple(e for e in exercises if not gate.passed(e))
+
+
+def review_note(mistakes: list[str]) -> str:
+    """Queue the quiz questions about the diagnosed ``mistakes`` for the next review; the line that says so."""
+    from attnkit.quiz.progress import note_mistakes
+
+    try:
+        queued = note_mistakes(mistakes)
+    except OSError as error:  # the check's result stands; only the quiz's reminder is lost
+        return f"\n(quiz progress not saved: {error.strerror or error}; set ATTNKIT_HOME to a writable folder)\n"
+    if not queued:
+        return ""
+    return (f"\n{queued} quiz question{'s' if queued != 1 else ''} about "
+            f"{'this mistake' if len(mistakes) == 1 else 'these mistakes'} now wait in `attnkit quiz --review`.\n")

@@ -82,7 +82,7 @@ def test_a_syntax_error_blocks_each_dependent_exercise_with_one_line(tmp_path):
     users = [e for e in curriculum.users_of(["softmax"]) if e != "softmax"]
     assert users  # attention, multihead, kv_cache... use softmax
     for exercise in users:
-        (line,) = [line for line in text.splitlines() if line.startswith(f"{exercise}")]
+        (line,) = [line for line in text.splitlines() if line.startswith(f"{exercise}: ")]
         assert line.startswith(f"{exercise}: blocked by exercise softmax, fix it first: could not import")
         assert f"{exercise}, task" not in text
     assert text.count("fix that first") == 0 and text.count("SyntaxError") == 1 + len(users)
@@ -110,3 +110,37 @@ def test_a_timeout_that_is_not_positive_is_refused_by_the_parser(capsys, value):
     err = capsys.readouterr().err
     assert "argument --timeout:" in err and "Traceback" not in err
     assert "above 0" in err or "not a number" in err
+
+
+def test_a_diagnosed_mistake_queues_its_quiz_questions_for_review(tmp_path, private_home):
+    from attnkit.quiz.progress import Progress, questions_about
+
+    impl = _mutant(tmp_path, "attention", "scores = scores * (1.0 / math.sqrt(d_k))", "scores = scores")
+    status, text = _check(impl, "attention")
+    assert status == 1
+    about = questions_about(["attention_no_scale"])
+    assert about  # the banks have questions tagged with this mistake
+    assert f"{len(about)} quiz question{'s' if len(about) != 1 else ''} about this mistake now wait in " \
+           "`attnkit quiz --review`" in text
+    cards = Progress.load().cards
+    assert set(about) <= set(cards)
+    status, text = _check(ROOT / "solutions", "attention")
+    assert status == 0 and "quiz" not in text  # nothing diagnosed, nothing queued
+
+
+def test_the_predict_first_gate_holds_an_exercise_until_its_predictions_are_right(monkeypatch):
+    from attnkit.quiz import gate
+
+    out = io.StringIO()
+    assert check.main(["softmax"], ROOT / "solutions", out=out) == 0  # the gate is off unless switched on
+    monkeypatch.setenv(check.PREDICT_GATE, "1")
+    out = io.StringIO()
+    assert check.main(["softmax", "masking"], ROOT / "solutions", out=out) == 1
+    text = out.getvalue()
+    assert "softmax: not checked yet" in text and "attnkit quiz --exercise softmax" in text
+    assert "PASS  softmax" not in text
+    monkeypatch.setattr(gate, "passed", lambda exercise, **_: exercise == "softmax")
+    out = io.StringIO()
+    assert check.main(["softmax", "masking"], ROOT / "solutions", out=out) == 1
+    text = out.getvalue()
+    assert "PASS  softmax" in text and "masking: not checked yet" in text and "softmax: not checked" not in text
