@@ -2,9 +2,9 @@
 
 Checks every exercise once at the start, then polls the modification times of ``IMPL/*.py``
 (no extra dependency, works on every OS and editor); when a module changes, the exercises that
-use it (itself and those that depend on it, from the learning path) are checked again in the sandbox, with the same report as
-``attnkit check``. One zygote stays warm for the whole session, so a re-check takes about as
-long as the checks themselves. Ctrl-C stops.
+use it (itself and those that depend on it, from the learning path) are checked again in the
+sandbox, with the same report as ``attnkit check``. One zygote stays warm for the whole
+session, so a re-check takes about as long as the checks themselves. Ctrl-C stops.
 """
 from __future__ import annotations
 
