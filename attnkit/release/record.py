@@ -24,7 +24,18 @@ from grader.runner import CheckSpec, discover, execute
 
 from .replay import FORMAT, NEAR_LIMIT, Handle, call_key, canonical, handles, mistake_key, moved_on
 
+MISTAKE_LIMIT = NEAR_LIMIT  # mistakes are recorded for results of at most this many elements
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, type(None), tuple, list, dict)
+
+
+def elements(tree: Any) -> int:
+    """How many array elements a recorded value holds."""
+    if isinstance(tree, dict):
+        own = int(np.prod(tree["shape"])) if tree.get("t") in ("array", "scalar") else 0
+        return own + sum(elements(value) for value in tree.values())
+    if isinstance(tree, list):
+        return sum(elements(value) for value in tree)
+    return 0
 
 
 class RecordingError(Exception):
@@ -128,7 +139,13 @@ class RecordingReference:
         return result
 
     def mistaken(self, mistake: model.Mistake, key: str, compute: Callable[[], Any]) -> Any:
-        """A mistake's output for the call ``key``, computed and recorded (or recorded as undefined)."""
+        """A mistake's output for the call ``key``, computed and recorded (or recorded as undefined).
+
+        Not for a call whose result has more than ``MISTAKE_LIMIT`` elements (a memory check's
+        n x n weights): those are left undiagnosed rather than recorded once per mistake.
+        """
+        if elements(self._recorder.calls[key]["result"]) > MISTAKE_LIMIT:
+            raise RecordingError(f"{mistake.id}: not recorded for a result this large")
         name = mistake_key(mistake.id, key)
         entry = {"space": "mistakes", "module": "", "function": mistake.id, "args": [], "near": False}
         try:
