@@ -24,7 +24,7 @@ from grader.runner import CheckSpec, discover, execute
 
 from .replay import FORMAT, NEAR_LIMIT, Handle, call_key, canonical, handles, mistake_key, moved_on
 
-MISTAKE_LIMIT = NEAR_LIMIT  # mistakes are recorded for results of at most this many elements
+MISTAKE_LIMIT = 1 << 14  # mistakes are recorded for results of at most this many elements
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, type(None), tuple, list, dict)
 
 
@@ -142,7 +142,7 @@ class RecordingReference:
         """A mistake's output for the call ``key``, computed and recorded (or recorded as undefined).
 
         Not for a call whose result has more than ``MISTAKE_LIMIT`` elements (a memory check's
-        n x n weights): those are left undiagnosed rather than recorded once per mistake.
+        large output): those are left undiagnosed rather than recorded once per mistake.
         """
         if elements(self._recorder.calls[key]["result"]) > MISTAKE_LIMIT:
             raise RecordingError(f"{mistake.id}: not recorded for a result this large")
