@@ -46,6 +46,7 @@ wire = load_by_path("attnkit_sandbox_wire", "wire.py")
 runtime_module = load_by_path("attnkit_sandbox_runtime", "runtime.py")
 policy = load_by_path("attnkit_sandbox_policy", "policy.py")
 landlock = load_by_path("attnkit_sandbox_landlock", "landlock.py")
+seccomp = load_by_path("attnkit_sandbox_seccomp", "seccomp.py")
 numpy.zeros(4) @ numpy.zeros(4)  # warm up BLAS
 numpy.random.default_rng(0).standard_normal(4)
 
@@ -90,6 +91,8 @@ def serve(sock, request):
     for name, value in (("RLIMIT_AS", limits["memory_bytes"]), ("RLIMIT_FSIZE", limits["output_bytes"]),
                         ("RLIMIT_CORE", 0), ("RLIMIT_NOFILE", 64)):
         resource.setrlimit(getattr(resource, name), (value, value))
+    if os.geteuid() == 0:  # SysV IPC objects made in a namespace of its own die with the child
+        seccomp.own_ipc_namespace()
     if request.get("uid") is not None and os.geteuid() == 0:
         os.setgroups([])
         os.setgid(request["gid"])
@@ -109,6 +112,10 @@ def serve(sock, request):
         landlock.confine(request["read_roots"], [request["scratch"]], SITE_DIR)
     except OSError:
         pass  # available but refused (e.g. a seccomp filter): the audit hook below still applies
+    try:  # no SysV IPC, keyring or namespace calls (Linux x86_64)
+        seccomp.deny()
+    except OSError:
+        pass  # refused (an outer filter forbids it): the IPC namespace above still holds
     policy.lock_down(read_roots=request["read_roots"], write_roots=[request["scratch"]],
                      site_dir=SITE_DIR)
     runtime = runtime_module.Runtime(request["submission"])
@@ -188,7 +195,10 @@ def main():
             pid = int(request["pid"])
             status = os.waitpid(pid, 0)[1] if pid in children else 0
             children.discard(pid)
-            answer = {"signal": os.WTERMSIG(status)} if os.WIFSIGNALED(status) else {"exit": os.waitstatus_to_exitcode(status)}
+            if os.WIFSIGNALED(status):
+                answer = {"signal": os.WTERMSIG(status)}
+            else:
+                answer = {"exit": os.waitstatus_to_exitcode(status)}
             control.sendall(json.dumps(answer).encode())
         elif request["op"] == "exit":
             break

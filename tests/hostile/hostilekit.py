@@ -15,7 +15,8 @@ folder) so an attack knows where to aim.
     family: control | resources | crash | verdict | steal | malformed
     threat: what the student tries
     exercise: the exercise attacked
-    points: {exercise: exact points, ...}   # every exercise not listed: full marks
+    points: {exercise: exact points, ...}   # every exercise not listed: full marks; null: not compared (an
+                                            # exercise that calls the attacked one, whose checks come and go)
     message: a fragment of the message the student reads for that exercise
     refused: true                           # (optional) the whole hand-in is refused
     note: skipped                           # (optional) the kind of problem the class summary lists for it
@@ -99,7 +100,7 @@ def max_points() -> dict[str, float]:
     return {ex: sum(spec.points for spec in discover(ex)) for ex in curriculum.ids()}
 
 
-def expected_points(case: Case) -> dict[str, float]:
+def expected_points(case: Case) -> dict[str, float | None]:
     full = max_points()
     if case.refused:
         return {ex: 0 for ex in full}
@@ -308,6 +309,21 @@ def snapshot(root: Path, skip: tuple[Path, ...]) -> dict[str, tuple]:
                 digest = os.fsdecode(os.readlink(path))
             found[os.fsdecode(os.path.relpath(path, os.fsencode(root)))] = (
                 stat.S_IFMT(info.st_mode), stat.S_IMODE(info.st_mode), info.st_size, info.st_mtime_ns, digest)
+    return found
+
+
+def sysv_objects() -> set[tuple[str, str, str]]:
+    """(kind, id, owner uid) of every SysV shared memory segment, message queue and semaphore set in sight."""
+    found = set()
+    for kind in ("shm", "msg", "sem"):
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as table:
+                header, *rows = [line.split() for line in table]
+        except OSError:
+            continue
+        for row in rows:
+            fields = dict(zip(header, row))
+            found.add((kind, fields.get("shmid") or fields.get("msqid") or fields.get("semid", "?"), fields["uid"]))
     return found
 
 

@@ -147,3 +147,24 @@ def test_tree_removal_and_scan_do_not_recurse(tmp_path):
         (tmp_path / f"f{count}").write_text("")
     with pytest.raises(tree.TreeTooLarge):
         tree.scan(tmp_path, max_depth=3, max_entries=10)
+
+
+SECCOMP_PROBE = """
+import ctypes, json, sys
+sys.path.insert(0, {sandbox!r})
+import seccomp
+installed = seccomp.deny()
+libc = ctypes.CDLL(None, use_errno=True)
+shm = libc.shmget(0, 4096, 0o1600)
+shm_errno = ctypes.get_errno()
+print(json.dumps({{"installed": installed, "shm": shm, "errno": shm_errno, "unshare": libc.unshare(0x08000000),
+                   "pid": libc.getpid() > 0}}))
+"""
+
+
+@pytest.mark.skipif(not __import__("grader.sandbox.seccomp", fromlist=["x"]).available(), reason="Linux x86_64 only")
+def test_seccomp_denies_sysv_ipc_and_namespaces():
+    script = SECCOMP_PROBE.format(sandbox=str(Path(child.__file__).parent))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"installed": True, "shm": -1, "errno": 1, "unshare": -1, "pid": True}
