@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attnkit import atomic
-from grader.sandbox import tree
+from grader.sandbox import secret, tree
 
 from . import gradescope_results, records
 from .submissions import Entry, SubmissionProblem, extract_zip, package_root, stage_folder
@@ -64,6 +64,7 @@ def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds:
     _current = current
     budget = {} if student_seconds is None else {"student_seconds": student_seconds}
     _zygote = Zygote(Limits(timeout=timeout, memory_bytes=memory_bytes, **budget))
+    secret.load()  # inputs of the checks a child must not predict (grader.sandbox.secret)
     if counter is not None:  # worker i and its children on core i (see grader.sandbox.affinity)
         from grader.sandbox.affinity import pin_with
 

@@ -6,6 +6,7 @@ from grader.checks.common import normal
 from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes import tiled_attention as mistakes
+from grader.sandbox.secret import unpredictable
 
 # d = 16: the check looks for an n x n array (32 MiB at n = 2048, whatever d); a small d keeps it fast
 MEMORY_N, MEMORY_D, MEMORY_BLOCK = 2048, 16, 64
@@ -68,6 +69,7 @@ def test_tiled_integer_input_and_defaults(impl, ref):
 def test_tiled_memory(impl, ref, rng):
     """tiled_attention at n = 2048, d = 16 never holds an n x n array (peak extra memory < 1/8 of n*n float64)"""
     n, d, block = MEMORY_N, MEMORY_D, MEMORY_BLOCK
+    rng = unpredictable(rng)  # when grading: inputs a submission cannot precompute an answer for
     Q, K, V = normal(rng, (n, d)), normal(rng, (n, d)), normal(rng, (n, d))
     budget = n * n * 8 // 8   # 4 MiB; one n x n float64 matrix is 32 MiB (at n = 4096: 16M floats, 128 MiB)
     call = tiled_call(Q, K, V, block, True)

@@ -11,6 +11,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from grader.sandbox import child, runtime, tree, wire
@@ -168,3 +169,21 @@ def test_seccomp_denies_sysv_ipc_and_namespaces():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"installed": True, "shm": -1, "errno": 1, "unshare": -1, "pid": True}
+
+
+def test_unpredictable_inputs_need_the_secret(tmp_path, monkeypatch):
+    from grader.sandbox import secret
+
+    def draw():
+        return secret.unpredictable(np.random.default_rng(7)).standard_normal(3)
+
+    monkeypatch.setattr(secret, "_secret", None)
+    assert np.array_equal(draw(), np.random.default_rng(7).standard_normal(3))  # check, release: as before
+    secret.load(tmp_path / "state" / "secret")
+    first = draw()
+    assert not np.array_equal(first, np.random.default_rng(7).standard_normal(3))
+    assert oct((tmp_path / "state" / "secret").stat().st_mode & 0o777) == oct(0o600)
+    secret.load(tmp_path / "state" / "secret")
+    assert np.array_equal(draw(), first)  # the same file, the same inputs: grades stay reproducible
+    secret.load(tmp_path / "other")
+    assert not np.array_equal(draw(), first)

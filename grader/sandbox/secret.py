@@ -1,0 +1,57 @@
+"""A secret of the grading process, mixed into the inputs of the checks whose inputs a child must not predict.
+
+A check's ``rng`` is seeded from the check's name, so the same submission always gets the same
+grade. Anyone can recompute those inputs, so a submission could precompute its answer to a check
+(at import, or in another exercise's child, passing it on through the scratch folder) and answer
+that call from a cache: the tiled-attention memory check would then measure nothing. Such a check
+draws its inputs from :func:`unpredictable` ``(rng)``, a generator seeded from ``rng`` and this
+secret. The secret lives only in the grading process; :func:`load` reads it from a file only the
+grader's user may read (``ATTNKIT_GRADING_SECRET``, default ``~/.local/state/attnkit/grading-secret``,
+made on first use), so every run on one machine draws the same inputs and grades stay
+reproducible. A child running as ``nobody`` (or confined by Landlock) cannot read that file.
+Without :func:`load` (``attnkit check``, the pytest plugin, the student release), ``rng`` is used as is.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import numpy as np
+
+SECRET_BYTES = 32
+_secret: bytes | None = None
+
+
+def default_path() -> Path:
+    configured = os.environ.get("ATTNKIT_GRADING_SECRET")
+    return Path(configured) if configured else Path.home() / ".local" / "state" / "attnkit" / "grading-secret"
+
+
+def load(path: Path | None = None) -> None:
+    """Read the secret (or make it: 32 random bytes, mode 0600); a secret for this process only if that fails."""
+    global _secret
+    path = Path(path or default_path())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            data = path.read_bytes()
+        else:
+            data = secrets.token_bytes(SECRET_BYTES)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+        if len(data) < SECRET_BYTES:
+            raise OSError(f"{path} holds too few bytes")
+    except OSError:
+        data = secrets.token_bytes(SECRET_BYTES)  # unpredictable still; reproducible only within this run
+    _secret = data[:SECRET_BYTES]
+
+
+def unpredictable(rng: np.random.Generator) -> np.random.Generator:
+    """A generator the student's side cannot reproduce (``rng`` itself when no secret is loaded)."""
+    if _secret is None:
+        return rng
+    words = [int.from_bytes(_secret[i:i + 8], "big") for i in range(0, SECRET_BYTES, 8)]
+    return np.random.default_rng([int(rng.integers(1 << 63)), *words])
