@@ -7,8 +7,8 @@ What goes in (see docs/ARCHITECTURE.md and the student README this writes):
   hidden checks (attnkit.release.public), ``reference.py`` and ``mistakes/`` are replaced by
   replaying versions, ``replay.py`` and ``recorded/`` (the recording) are added, and a
   top-level module that imports ``solutions`` is left out;
-* ``attnkit/``: the CLI with the verbs check, hint and quiz; the other verbs say they are
-  not available in the student release;
+* ``attnkit/``: the CLI with the students' verbs only (check, watch, hint, pack, quiz); ``attnkit --help``
+  lists just those, and naming another verb says it is not part of this installation;
 * ``quizzes/``, ``README.md`` (for students), ``pyproject.toml`` (no solutions).
 
 Nothing is moved into place unless the recording replays every public check (attnkit.release.verify)
