@@ -148,6 +148,8 @@ def resembles(got: Any, candidate: Any, rtol: float = 0.0, atol: float = 0.0) ->
     candidate = np.asarray(candidate)
     if candidate.dtype.kind not in "fiub" or got.dtype.kind not in "fiub":
         return False
+    if (candidate.dtype == np.bool_) != (got.dtype == np.bool_):  # a float mask is not a wrong boolean mask
+        return False
     diag_rtol, diag_atol = diagnostic_tolerance(got, candidate)
     return matches(got, candidate, max(rtol, diag_rtol), max(atol, diag_atol))
 

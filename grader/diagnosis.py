@@ -170,15 +170,18 @@ class Session:
             return self._first_match(call, path, got)
 
     def _first_match(self, call: Call, path: tuple, got: np.ndarray) -> Mistake | None:
+        """The first mistake that explains ``got``: its output resembles it, and not the reference's output
+        (a mistake that makes no difference on this input explains nothing, e.g. float32 rounding)."""
+        reference = _part(call.result, path)
         for mistake in self._candidates(call):
             try:
                 if mistake.compute is not None:
-                    candidate = mistake.compute(call, got, _part(call.result, path))
+                    candidate = mistake.compute(call, got, reference)
                 else:
                     candidate = _part(self._mistaken(mistake, call), path)
             except Exception:  # a mistake undefined for this input is no diagnosis, never a grader error
                 continue
-            if resembles(got, candidate):
+            if resembles(got, candidate) and not resembles(reference, candidate):
                 return mistake
         return None
 

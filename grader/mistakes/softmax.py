@@ -5,6 +5,7 @@ from .model import Mistake
 
 FUNCTIONS = ("softmax",)
 ROW_MAX = "row_max = np.max(x, axis=axis, keepdims=True)"
+DIVIDE = "np.divide(exps, totals, out=np.zeros_like(exps), where=totals > 0)"
 
 ALL_INF_NAN = Mistake(
     id="softmax_all_inf_nan",
@@ -12,8 +13,7 @@ ALL_INF_NAN = Mistake(
     looks_like="a slice that is entirely -inf came out as NaN (its max is -inf, and -inf - (-inf) is NaN)",
     hint="A slice with no finite entry has nothing to normalise. What should its shift be, and what should "
          "come out where the total is 0?",
-    patch=(("    row_max = np.where(np.isfinite(row_max), row_max, 0)", "    pass"),
-           ("np.divide(exps, totals, out=np.zeros_like(exps), where=totals > 0)", "exps / totals")),
+    patch=(("    row_max = np.where(np.isfinite(row_max), row_max, 0)", "    pass"), (DIVIDE, "exps / totals")),
 )
 WRONG_AXIS = Mistake(
     id="softmax_wrong_axis",
@@ -35,9 +35,9 @@ GLOBAL_MAX = Mistake(
     id="softmax_global_max",
     functions=FUNCTIONS,
     looks_like="every slice was shifted by the maximum of the whole array, so a slice far below it underflowed "
-               "to zeros",
+               "(0 / 0 is NaN)",
     hint="The shift is there to protect one slice at a time: it should depend on that slice only.",
-    patch=((ROW_MAX, "row_max = np.max(x)"),),
+    patch=((ROW_MAX, "row_max = np.max(x)"), (DIVIDE, "exps / totals")),
 )
 NO_KEEPDIMS = Mistake(
     id="softmax_no_keepdims",
