@@ -220,8 +220,11 @@ class Session:
 
     def _rerun(self, mistake: Mistake, call: Call) -> Any:
         namespace = mistaken_reference(mistake.id)
-        if not call.stateful:
-            return _invoke(namespace, call, call.args, call.kwargs)
+        if not call.stateful:  # memoised like the reference: a class makes the same calls again and again
+            from .reference import cache
+
+            function = getattr(namespace[call.module], call.function)
+            return cache().call(f"{mistake.id}:{call.module}.{call.function}", function, call.args, call.kwargs)
         objects: dict[int, Any] = {}   # index of the creating call -> the mistaken reference's object
         result = None
         for earlier in self.calls[: call.index + 1]:
