@@ -17,8 +17,8 @@ entry is a small difference of O(1) terms; every classic mistake differs by far 
 
 Diagnosis compares a wrong value with a mistake's output at a looser *diagnostic* tolerance,
 rtol 1e-5, atol 1e-6 for float64 and rtol 1e-3, atol 1e-4 for float32 (the lower precision of
-the two values decides; never tighter than the check's own tolerance): a mistake made in float32,
-or with another summation order, is still that mistake. It never decides a pass.
+the two values decides): a mistake made in float32, or with another summation order, is still
+that mistake. It never decides a pass.
 
 Values are judged before dtype: a wrong value is reported as such even when its dtype is wrong too.
 """
@@ -141,8 +141,8 @@ def diagnostic_tolerance(got: np.ndarray, candidate: np.ndarray) -> tuple[float,
     return max(t[0] for t in tolerances), max(t[1] for t in tolerances)
 
 
-def resembles(got: Any, candidate: Any, rtol: float = 0.0, atol: float = 0.0) -> bool:
-    """True when ``got`` matches a mistake's output at the diagnostic tolerance (or the given, looser one)."""
+def resembles(got: Any, candidate: Any) -> bool:
+    """True when ``got`` matches a mistake's output at the diagnostic tolerance."""
     if not isinstance(got, np.ndarray) or candidate is None:
         return False
     candidate = np.asarray(candidate)
@@ -150,8 +150,7 @@ def resembles(got: Any, candidate: Any, rtol: float = 0.0, atol: float = 0.0) ->
         return False
     if (candidate.dtype == np.bool_) != (got.dtype == np.bool_):  # a float mask is not a wrong boolean mask
         return False
-    diag_rtol, diag_atol = diagnostic_tolerance(got, candidate)
-    return matches(got, candidate, max(rtol, diag_rtol), max(atol, diag_atol))
+    return matches(got, candidate, *diagnostic_tolerance(got, candidate))
 
 
 def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", rtol: float | None = None,
