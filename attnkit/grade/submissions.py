@@ -70,7 +70,8 @@ def discover(root: Path) -> tuple[list[Entry], list[str]]:
             warnings.append(f"ignored {path.name}: not a folder or a .zip")
             continue
         if entry.student in entries:
-            warnings.append(f"ignored {path.name}: student {entry.student!r} already has {entries[entry.student].path.name}")
+            taken = entries[entry.student].path.name
+            warnings.append(f"ignored {path.name}: student {entry.student!r} already has {taken}")
             continue
         entries[entry.student] = entry
     return sorted(entries.values(), key=lambda e: e.student), warnings
@@ -211,7 +212,7 @@ def extract_zip(archive: Path, target: Path) -> Intake:
                 except UnsafeEntry as unsafe:
                     intake.skipped.append(f"zip entry {info.filename[:200]!r} ({unsafe})")
                     continue
-                if info.is_dir() or any(hidden(part) for part in name.parts) or name.suffix != ".py":
+                if info.filename.endswith("/") or any(hidden(part) for part in name.parts) or name.suffix != ".py":
                     continue
                 chosen.append((info, name))
             if sum(info.file_size for info, _ in chosen) > MAX_TOTAL_BYTES:

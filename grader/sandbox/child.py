@@ -72,7 +72,7 @@ def numpy_paths() -> tuple[str, list[str]]:
     spec = importlib.util.find_spec("numpy")
     package = os.path.dirname(spec.origin)
     site = os.path.dirname(package)
-    roots = [package] + [os.path.join(site, d) for d in os.listdir(site) if d.startswith("numpy.libs") or d == "numpy.libs"]
+    roots = [package] + [os.path.join(site, d) for d in os.listdir(site) if d.startswith("numpy.libs")]
     return site, roots
 
 
@@ -330,14 +330,15 @@ class ChildTransport:
         if info["import"] and op == "import" and not info["not_implemented"]:
             where = f" ({info['where']})" if info["where"] else ""
             self._note_import(info, where)
-            raise errors.StudentImportFailed(f"could not import your {self.module}.py: {info['type']}: {info['message']}"
-                                             f"{where}{sibling_note(info['sibling'])}",
+            raise errors.StudentImportFailed(f"could not import your {self.module}.py: {info['type']}: "
+                                             f"{info['message']}{where}{sibling_note(info['sibling'])}",
                                              call=call, exercise=self.exercise, sibling=info["sibling"])
         raise student_error(info, call=call, exercise=self.exercise)
 
     def _note_import(self, info: dict, where: str) -> None:
         """A module that is missing or does not import; not the modules that only fail through it."""
-        missing = re.match(r"No module named 'submission\.(\w+)'", info["message"]) if info["type"] == "ModuleNotFoundError" else None
+        missing = info["type"] == "ModuleNotFoundError" and re.match(r"No module named 'submission\.(\w+)'",
+                                                                      info["message"])
         if missing and missing.group(1) == self.module:
             self._note("missing_module", f"{self.module}.py")
         elif not missing and not info["sibling"]:
@@ -407,7 +408,8 @@ class ChildTransport:
             return ""
         if not text.strip():
             return ""
-        return "    " + text[:SHOWN_OUTPUT].rstrip().replace("\n", "\n    ") + ("..." if len(text) > SHOWN_OUTPUT else "")
+        shown = text[:SHOWN_OUTPUT].rstrip().replace("\n", "\n    ")
+        return "    " + shown + ("..." if len(text) > SHOWN_OUTPUT else "")
 
     def kill(self) -> str:
         """SIGKILL the child's whole session; returns how it ended, for a message."""

@@ -33,11 +33,13 @@ class InProcessTransport:
                 module = target.get("module", "")
                 raise errors.StudentImportFailed(f"could not import your {module}.py: {type(error).__name__}: {error}",
                                                  call=call, exercise=self.exercise) from None
-            raise student_error(self.runtime.describe_error(error, self.exercise), call=call, exercise=self.exercise) from None
+            described = self.runtime.describe_error(error, self.exercise)
+            raise student_error(described, call=call, exercise=self.exercise) from None
         except Unresolved as error:  # a name the check asked for is missing: not the code's own LookupError
             raise errors.StudentRaised(f"{call}: {error}", call=call, exercise=self.exercise) from None
         except Exception as error:  # the implementation's own failure, reported like the child does
-            raise student_error(self.runtime.describe_error(error, self.exercise), call=call, exercise=self.exercise) from None
+            described = self.runtime.describe_error(error, self.exercise)
+            raise student_error(described, call=call, exercise=self.exercise) from None
         return as_received(result, self.runtime, call=call, exercise=self.exercise)
 
     def close(self) -> None:

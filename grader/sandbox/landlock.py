@@ -58,7 +58,8 @@ def abi() -> int:
     """The Landlock ABI version this kernel offers (0: none)."""
     if _syscall is None or not sys.platform.startswith("linux"):
         return 0
-    version = _syscall(ctypes.c_long(SYS_CREATE_RULESET), None, ctypes.c_size_t(0), ctypes.c_uint32(CREATE_RULESET_VERSION))
+    version = _syscall(ctypes.c_long(SYS_CREATE_RULESET), None, ctypes.c_size_t(0),
+                       ctypes.c_uint32(CREATE_RULESET_VERSION))
     return max(int(version), 0)
 
 

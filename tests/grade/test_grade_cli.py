@@ -116,7 +116,8 @@ def test_mistakes_counted_once_per_student(tmp_path):
     for name in ("ann", "ben"):
         folder = copy_modules(SOLUTIONS, root / name)
         source = (folder / "softmax.py").read_text()
-        (folder / "softmax.py").write_text(source.replace("def softmax(x, axis=-1):", "def softmax(x, axis=-1):\n    axis = 0"))
+        wrong_axis = source.replace("def softmax(x, axis=-1):", "def softmax(x, axis=-1):\n    axis = 0")
+        (folder / "softmax.py").write_text(wrong_axis)
     out = tmp_path / "out"
     assert main(root, out, jobs=1, timeout=2, progress=False, stdout=open(os.devnull, "w"),
                 stderr=open(os.devnull, "w")) == 0
@@ -179,3 +180,38 @@ def test_reserved_student_name(tmp_path, capsys):
     copy_modules(SOLUTIONS, tmp_path / "class" / "summary")
     assert main(tmp_path / "class", tmp_path / "out") == 2
     assert "summary" in capsys.readouterr().err and not (tmp_path / "out").exists()
+
+
+SLOW_EVERYWHERE = """
+
+import time as _time
+for _name, _value in list(globals().items()):
+    if callable(_value) and not _name.startswith("_") and getattr(_value, "__module__", None) == __name__:
+        def _slow(*args, _value=_value, **kwargs):
+            _time.sleep(0.9)
+            return _value(*args, **kwargs)
+        globals()[_name] = _slow
+"""
+
+
+def test_student_time_budget(tmp_path):
+    """Every call 0.9 s (under --timeout 1): the submission stops at --student-timeout, the rest fails as too slow."""
+    import time
+
+    from tests.grade.gradekit import SOLUTIONS, copy_modules
+
+    folder = copy_modules(SOLUTIONS, tmp_path / "class" / "slowpoke")
+    for module in folder.glob("*.py"):
+        module.write_text(module.read_text() + SLOW_EVERYWHERE)
+    start = time.monotonic()
+    with open(os.devnull, "w") as null:
+        assert main(tmp_path / "class", tmp_path / "out", jobs=1, timeout=1, student_timeout=4, progress=False,
+                    stdout=null, stderr=null) == 0
+    assert time.monotonic() - start < 20  # 4 s of calls, plus start-up and a child per exercise
+    record = json.loads((tmp_path / "out" / ".attnkit" / "slowpoke.json").read_text())
+    assert {"kind": "too_slow", "detail": "softmax: the time for exercise softmax (3 s) ran out"} in record["notes"]
+    assert any("whole submission (4 s)" in note["detail"] for note in record["notes"])
+    messages = [c["message"] for e in record["exercises"] for c in e["checks"]]
+    assert sum("your code was too slow" in message for message in messages) > len(messages) // 2
+    bad = run_cli(str(tmp_path / "class"), "--out", str(tmp_path / "out2"), "--student-timeout", "0")
+    assert bad.returncode == 2 and "--student-timeout must be positive" in bad.stderr

@@ -158,9 +158,9 @@ class Reaper:
             if time.monotonic() > deadline:
                 for pid in sorted(pending):
                     self.strays.append(_describe(pid))
-                    for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+                    for kill in (os.killpg, os.kill):
                         try:
-                            kill()
+                            kill(pid, signal.SIGKILL)
                         except OSError:
                             pass
                     try:

@@ -3,7 +3,8 @@ duplicate names, huge declared sizes, non-UTF-8 names, every compression, corrup
 
 Whatever the archive, :func:`attnkit.grade.submissions.extract_zip` writes nothing outside its target
 (no symlink either), raises nothing but :class:`SubmissionProblem`, and when it accepts an intact
-archive, the target holds exactly its safe ``.py`` entries with their bytes.
+archive, the target holds exactly its safe ``.py`` entries with their bytes, and every unsafe entry
+(an escape, an absolute name, a link, a path too deep) is named among the skipped ones.
 tests/grade/test_grade_zip_safety.py has one example of each threat; this is the random version.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from attnkit.grade import submissions
-from attnkit.grade.submissions import SubmissionProblem, extract_zip, hidden, safe_name
+from attnkit.grade.submissions import SubmissionProblem, UnsafeEntry, extract_zip, hidden, safe_name
 from tests.robustness.robustkit import fuzz
 
 ABSOLUTE = "<absolute>"        # replaced by the absolute path of a folder beside the target: an escape is seen
@@ -94,7 +95,7 @@ def test_random_zip_trees(spec):
         archive = base / "submission.zip"
         written = build(archive, outside, spec)
         try:
-            extract_zip(archive, target)
+            intake = extract_zip(archive, target)
             outcome = "accepted"
         except SubmissionProblem as problem:
             assert str(problem).startswith(("refused: ", "could not read your zip")), problem
@@ -112,21 +113,29 @@ def test_random_zip_trees(spec):
                 assert stat.S_IMODE(path.stat().st_mode) & 0o7000 == 0, "an archive's setuid bit was kept"
         intact = not spec["corrupt"] and not spec["huge"] and b"\xff\xfe" not in archive.read_bytes()
         if outcome == "accepted" and intact:
-            expected = expected_files(written)
+            expected, unsafe = expected_files(written)
             got = {p.relative_to(target).as_posix(): p.read_bytes() for p in every_path(target) if p.is_file()}
             assert got == expected
+            assert len(intake.skipped) == unsafe
 
 
-def expected_files(written) -> dict[str, bytes]:
-    """What an accepted archive must unpack to: its .py entries, at their safe names, with their bytes."""
-    expected = {}
-    for name, data, mode in written:
-        path = safe_name(name)  # accepted: every name was safe
+def expected_files(written) -> tuple[dict[str, bytes], int]:
+    """What an accepted archive must unpack to (its safe .py entries, at their safe names, with their bytes),
+    and how many entries it must skip as unsafe."""
+    expected, unsafe = {}, 0
+    for name, data, mode in written:  # mode: the entry's st_mode
+        try:
+            path = safe_name(name)
+            if stat.S_ISLNK(mode):
+                raise UnsafeEntry("a link")
+        except UnsafeEntry:
+            unsafe += 1
+            continue
         if name.endswith("/") or any(hidden(part) for part in path.parts) or path.suffix != ".py":  # zipfile's is_dir()
             continue
         assert path.as_posix() not in expected, "a duplicate was accepted"
         expected[path.as_posix()] = data
-    return expected
+    return expected, unsafe
 
 
 @fuzz()
@@ -134,8 +143,8 @@ def expected_files(written) -> dict[str, bytes]:
 def test_safe_name_is_relative_and_inside(raw):
     try:
         path = safe_name(raw)
-    except SubmissionProblem as problem:
-        assert str(problem).startswith("refused: ")
+    except UnsafeEntry as problem:
+        assert str(problem).startswith(("has ", "would be written", "is more than")), problem
         return
     assert isinstance(path, PurePosixPath) and not path.is_absolute()
     assert ".." not in path.parts and "\\" not in str(path) and "\0" not in str(path)

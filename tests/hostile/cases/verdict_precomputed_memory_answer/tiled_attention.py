@@ -14,13 +14,12 @@ def tiled_attention(Q, K, V, block_size=64, causal=False):
 
 
 def _naive(Q, K, V, causal):
-    if Q.dtype.kind != "f":
-        Q, K, V = (a.astype(np.float64) for a in (Q, K, V))
-    scores = Q @ K.T / Q.dtype.type(np.sqrt(Q.shape[-1]))       # the full (n, n) matrix
+    Q, K, V = (np.asarray(a, dtype=np.result_type(a, 1.0)) for a in (Q, K, V))
+    scores = Q @ K.T / Q.dtype.type(np.sqrt(Q.shape[-1]))  # (n_q, n_k): the whole matrix
     if causal:
-        scores = np.where(np.arange(K.shape[0])[None, :] <= np.arange(Q.shape[0])[:, None], scores, -np.inf)
-    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return (weights / weights.sum(axis=-1, keepdims=True)) @ V
+        scores[~np.tril(np.ones(scores.shape, dtype=bool))] = -np.inf
+    scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return scores / scores.sum(axis=-1, keepdims=True) @ V
 
 
 def _predict():
