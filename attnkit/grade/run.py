@@ -39,6 +39,10 @@ OUT_BLOCKED = ("{path} is a folder, but attnkit grade writes its {name} there. M
                "folder with --out; nothing was graded.")
 TEMP_UNWRITABLE = ("cannot make a temporary folder in {tmp} ({reason}). Set TMPDIR to a folder you can write to; "
                    "nothing was graded.")
+STDLIB_UNREADABLE = ("user {user}, whom student code runs as when the grader runs as root, cannot read the standard "
+                     "library in {stdlib}, and a readable copy could not be made in {tmp} ({reason}). Free some space "
+                     "there, set TMPDIR to another folder, or install Python where others may read it; nothing "
+                     "was graded.")
 TEMP_UNREACHABLE = ("the temp dir {tmp} is out of reach of user {user}, whom student code runs as when the "
                     "grader runs as root ({folder} may not be passed through by others). Set TMPDIR to a folder "
                     "everyone may pass through, e.g. TMPDIR=/tmp; nothing was graded.")
@@ -146,6 +150,12 @@ def _check_temp() -> None:
     blocking = preflight.blocking_folder(root) if user is not None else None
     if blocking is not None:
         raise UserError(TEMP_UNREACHABLE.format(tmp=root.parent, user=preflight.user_name(user), folder=blocking))
+    try:  # made once here, under the run's own folder, and handed to every worker
+        preflight.readable_stdlib(str(root))
+    except OSError as error:
+        raise UserError(STDLIB_UNREADABLE.format(user=preflight.user_name(user),
+                                                 stdlib=preflight.stdlib_dir(), tmp=root,
+                                                 reason=error.strerror or error)) from None
 
 
 def _size(count: int) -> str:
@@ -209,6 +219,8 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
 
 
 def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int | None:
+    from grader.sandbox import preflight
+
     from . import worker
 
     timeout, memory_mb, student_timeout = limits
@@ -218,8 +230,9 @@ def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int |
     previous, tempfile.tempdir = tempfile.tempdir, str(root)
     try:  # a forkserver started now keeps its socket folder under root too
         counter, current = context.Value("i", 0), context.SimpleQueue()
-        pool = context.Pool(jobs, initializer=start_worker,
-                            initargs=(str(root), timeout, memory_mb << 20, counter, student_timeout, current))
+        stdlib = preflight.readable_stdlib(str(root))  # made by _check_temp: the same copy for every worker
+        pool = context.Pool(jobs, initializer=start_worker, initargs=(str(root), timeout, memory_mb << 20, counter,
+                                                                      student_timeout, current, stdlib))
     finally:
         tempfile.tempdir = previous
     try:

@@ -45,7 +45,7 @@ class Done:
 
 
 def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds: float | None = None,
-               current=None) -> None:
+               current=None, stdlib: str | None = None) -> None:
     """Pool initializer: ignore Ctrl-C, start this worker's zygote, close it when the worker exits."""
     global _zygote
     from multiprocessing import util
@@ -63,7 +63,7 @@ def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds:
     global _current
     _current = current
     budget = {} if student_seconds is None else {"student_seconds": student_seconds}
-    _zygote = Zygote(Limits(timeout=timeout, memory_bytes=memory_bytes, **budget))
+    _zygote = Zygote(Limits(timeout=timeout, memory_bytes=memory_bytes, **budget), stdlib)
     secret.load()  # inputs of the checks a child must not predict (grader.sandbox.secret)
     if counter is not None:  # worker i and its children on core i (see grader.sandbox.affinity)
         from grader.sandbox.affinity import pin_with

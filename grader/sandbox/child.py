@@ -79,12 +79,14 @@ def numpy_paths() -> tuple[str, list[str]]:
 class Zygote:
     """One clean interpreter with numpy loaded, forking children on request."""
 
-    def __init__(self, limits: Limits = Limits()):
+    def __init__(self, limits: Limits = Limits(), stdlib: str | None = None):
+        """``stdlib``: a copy of the standard library children may read (see :mod:`preflight`); by default
+        one is made when user ``nobody`` cannot read the installed one."""
         self.limits = limits
         self.cpu: int | None = None  # children run on this CPU when set (see grader.sandbox.affinity)
         self.site, self.numpy_roots = numpy_paths()
         self.user = unprivileged_user()
-        self.stdlib = preflight.readable_stdlib()  # a copy children may read, when the installed one is not
+        self.stdlib = stdlib or preflight.readable_stdlib()
         self.problems: list[dict] = []  # {"kind", "detail"} seen by this zygote's children (attnkit grade reports them)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **SINGLE_THREADED, "PYTHONHASHSEED": "0"}

@@ -215,3 +215,34 @@ def test_student_time_budget(tmp_path):
     assert sum("your code was too slow" in message for message in messages) > len(messages) // 2
     bad = run_cli(str(tmp_path / "class"), "--out", str(tmp_path / "out2"), "--student-timeout", "0")
     assert bad.returncode == 2 and "--student-timeout must be positive" in bad.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="children drop to nobody only when the grader is root")
+def test_unreadable_stdlib_without_a_copy_is_refused_before_grading(class_dir, tmp_path, monkeypatch, capsys):
+    from grader.sandbox import preflight
+
+    def no_room(base=None):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(preflight, "readable_stdlib", no_room)
+    assert main(class_dir, tmp_path / "out", jobs=1, timeout=2, progress=False) == 2
+    error = capsys.readouterr().err
+    assert "cannot read the standard library" in error and "No space left on device" in error
+    assert "nothing was graded" in error and not (tmp_path / "out" / "grades.csv").exists()
+
+
+def test_line_progress_names_a_slow_student(monkeypatch):
+    import io
+
+    from attnkit.grade import progress
+
+    stream, now = io.StringIO(), [100.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: now[0])
+    shown = progress.LineProgress(2, stream)
+    shown.grading("alice")
+    shown.tick()
+    now[0] += progress.SLOW_SECONDS
+    shown.tick()
+    shown.tick()  # named once
+    shown.advance("alice", 1, 2)
+    assert stream.getvalue() == "[0/2] still grading alice...\n[1/2] alice 1/2 in 5 s\n"
