@@ -149,7 +149,7 @@ def refused(student: str, problem: str, exercise_ids: tuple[str, ...]):
 
 def _normalize(result) -> None:
     """Drop what differs between two gradings of the same submission (timings, sandbox paths)."""
-    from grader.sandbox.child import strip_paths
+    from grader.sandbox.workspace import strip_paths
 
     for exercise in result.exercises:
         for check in exercise.checks:

@@ -13,19 +13,18 @@ import os
 import re
 import signal
 import socket
-import stat
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import errors, preflight, tree, wire
+from . import errors, preflight, wire
 from .affinity import SINGLE_THREADED
 from .preflight import unprivileged_user
 from .proxy import Implementation, sibling_note, student_error
+from .workspace import Workspace
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_TIMEOUT = 10.0
@@ -34,20 +33,10 @@ OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files):
 PRINT_LIMIT = 256 << 10        # what a child's print / sys.stdout / sys.stderr keep; the rest is discarded
 STUDENT_SECONDS = 60.0         # default time budget of one submission (all its requests)
 EXERCISE_TIMEOUTS = 3          # default time budget of one exercise: this many --timeout
-MODULE_BYTES = 8 << 20         # a module file larger than this is not copied into a workspace
 SHOWN_OUTPUT = 2000            # characters of a crashed child's output quoted back
 MAX_TIMEOUTS = 2               # after this many timeouts in one exercise, its other checks are not run
 SIGNAL_NAMES = {signal.SIGSEGV: "a segmentation fault", signal.SIGKILL: "SIGKILL (out of memory?)",
                 signal.SIGABRT: "an abort", signal.SIGBUS: "a bus error", signal.SIGFPE: "a floating-point exception"}
-
-
-# the private folders of a Workspace, as they appear in messages (never the same twice: see strip_paths)
-SANDBOX_PATH = re.compile(r"/[^\s'\"]*?attnkit-[A-Za-z0-9_]+/(?:submission|scratch)/")
-
-
-def strip_paths(text: str) -> str:
-    """``text`` without the private workspace paths, which differ from one grading to the next."""
-    return SANDBOX_PATH.sub("", text)
 
 
 @dataclass(frozen=True)
@@ -146,63 +135,6 @@ class Zygote:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-class Workspace:
-    """A private temporary copy of one submission's modules, and a scratch dir for its children."""
-
-    def __init__(self, modules_dir: Path, user: tuple[int, int] | None = None):
-        self.root = Path(tempfile.mkdtemp(prefix="attnkit-"))
-        self.submission = self.root / "submission"
-        self.scratch = self.root / "scratch"
-        self.outputs = 0
-        self.timeouts: dict[str, int] = {}  # per exercise, over all its children (see MAX_TIMEOUTS)
-        self.spent: dict[str, float] = {}   # seconds of requests per exercise (see Limits)
-        try:
-            self.submission.mkdir()
-            self.scratch.mkdir()
-            for path in sorted(Path(modules_dir).iterdir()):
-                if path.suffix == ".py":
-                    copy_module(path, self.submission / path.name)
-            os.chmod(self.root, 0o755)
-            os.chmod(self.submission, 0o755)
-            if user is not None:  # children run as nobody: they may read the copy and write only the scratch dir
-                os.chown(self.scratch, *user)
-        except BaseException:
-            self.close()
-            raise
-
-    def output_file(self, exercise: str) -> Path:
-        self.outputs += 1
-        return self.root / f"output-{exercise}-{self.outputs}.txt"
-
-    def close(self) -> None:
-        tree.remove(self.root)
-
-    def __enter__(self) -> "Workspace":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-def copy_module(source: Path, target: Path) -> bool:
-    """Copy a regular file of at most :data:`MODULE_BYTES` (never a link, FIFO or device); False when skipped."""
-    try:
-        if not stat.S_ISREG(os.lstat(source).st_mode):
-            return False
-        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return False
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
-        data = handle.read(MODULE_BYTES + 1)
-    if len(data) > MODULE_BYTES:
-        return False
-    with open(target, "xb") as sink:
-        sink.write(data)
-    return True
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.sandbox import child, runtime, tree, wire
+from grader.sandbox import child, runtime, tree, wire, workspace
 
 HERE = Path(__file__).resolve().parent
 
@@ -27,9 +27,9 @@ def test_workspace_removes_its_folder_when_it_cannot_be_set_up(tmp_path, monkeyp
     def broken_copy(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(child, "copy_module", broken_copy)
+    monkeypatch.setattr(workspace, "copy_module", broken_copy)
     with pytest.raises(OSError, match="No space left"):
-        child.Workspace(tmp_path / "modules")
+        workspace.Workspace(tmp_path / "modules")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["modules"]
 
 

@@ -1,0 +1,83 @@
+"""A submission's private workspace: a copy of its modules that children read, a scratch dir they write.
+
+Workspaces are made under the temp dir as ``attnkit-XXXXXXXX/{submission,scratch}``; those private
+paths show in the messages of a crashed child and are removed from results by :func:`strip_paths`
+(they differ from one grading to the next). Only regular ``.py`` files of at most
+:data:`MODULE_BYTES` are copied (never a link, FIFO or device); the whole tree is removed
+without recursion (:mod:`tree`), however deep a child nested its folders in the scratch dir.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tempfile
+from pathlib import Path
+
+from . import tree
+
+MODULE_BYTES = 8 << 20         # a module file larger than this is not copied into a workspace
+# the private folders of a Workspace, as they appear in messages (never the same twice: see strip_paths)
+SANDBOX_PATH = re.compile(r"/[^\s'\"]*?attnkit-[A-Za-z0-9_]+/(?:submission|scratch)/")
+
+
+def strip_paths(text: str) -> str:
+    """``text`` without the private workspace paths, which differ from one grading to the next."""
+    return SANDBOX_PATH.sub("", text)
+
+
+class Workspace:
+    """A private temporary copy of one submission's modules, and a scratch dir for its children."""
+
+    def __init__(self, modules_dir: Path, user: tuple[int, int] | None = None):
+        self.root = Path(tempfile.mkdtemp(prefix="attnkit-"))
+        self.submission = self.root / "submission"
+        self.scratch = self.root / "scratch"
+        self.outputs = 0
+        self.timeouts: dict[str, int] = {}  # per exercise, over all its children (see MAX_TIMEOUTS)
+        self.spent: dict[str, float] = {}   # seconds of requests per exercise (see Limits)
+        try:
+            self.submission.mkdir()
+            self.scratch.mkdir()
+            for path in sorted(Path(modules_dir).iterdir()):
+                if path.suffix == ".py":
+                    copy_module(path, self.submission / path.name)
+            os.chmod(self.root, 0o755)
+            os.chmod(self.submission, 0o755)
+            if user is not None:  # children run as nobody: they may read the copy and write only the scratch dir
+                os.chown(self.scratch, *user)
+        except BaseException:
+            self.close()
+            raise
+
+    def output_file(self, exercise: str) -> Path:
+        self.outputs += 1
+        return self.root / f"output-{exercise}-{self.outputs}.txt"
+
+    def close(self) -> None:
+        tree.remove(self.root)
+
+    def __enter__(self) -> "Workspace":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def copy_module(source: Path, target: Path) -> bool:
+    """Copy a regular file of at most :data:`MODULE_BYTES` (never a link, FIFO or device); False when skipped."""
+    try:
+        if not stat.S_ISREG(os.lstat(source).st_mode):
+            return False
+        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        data = handle.read(MODULE_BYTES + 1)
+    if len(data) > MODULE_BYTES:
+        return False
+    with open(target, "xb") as sink:
+        sink.write(data)
+    return True
