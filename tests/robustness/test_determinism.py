@@ -13,13 +13,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from grader import curriculum, pytest_plugin
-from grader.runner import discover, run_exercise, run_one, seed_for
+from grader import curriculum
+from grader.runner import discover, execute, run_exercise, seed_for
 from grader.sandbox.inprocess import in_process
 from tests.robustness.robustkit import EXERCISES, REPO, SOLUTIONS, build_class
 
@@ -64,19 +63,10 @@ def test_every_check_rng_is_seeded_from_its_name(monkeypatch):
     specs = all_specs()
     for spec in specs:
         seeds.clear()
-        run_one(spec, in_process(SOLUTIONS, spec.exercise))
+        execute(spec, in_process(SOLUTIONS, spec.exercise))
         assert seeds == [seed_for(spec.exercise, spec.name)], spec.name
     assert sum("rng" in spec.fixtures for spec in specs) >= 10  # randomized checks exist to be tested
     assert len({seed_for(spec.exercise, spec.name) for spec in specs}) == len(specs)
-
-
-def test_pytest_plugin_rng_is_the_runners():
-    """``pytest --impl`` hands a check the same stream as ``attnkit check`` / ``attnkit grade``."""
-    fixture = pytest_plugin.rng._get_wrapped_function()
-    for spec in all_specs():
-        node = SimpleNamespace(fspath=str(REPO / "grader" / "checks" / f"check_{spec.exercise}.py"), name=spec.name)
-        got = fixture(SimpleNamespace(node=node)).bit_generator.state
-        assert got == np.random.default_rng(seed_for(spec.exercise, spec.name)).bit_generator.state, spec.name
 
 
 def test_seed_for_is_a_stable_hash():
