@@ -3,7 +3,7 @@
 A case is ``cases/<case_id>/`` with ``expected.yaml`` and the student's hostile modules. The
 submission is the reference solutions with the case's files applied: ``<module>.py`` replaces a
 module, ``<module>.patch.py`` is appended to the reference module (so it can wrap or rebind the
-reference functions), ``remove:`` deletes modules, ``zip:`` builds a ``.zip`` hand-in from entry
+reference functions), ``remove:`` deletes modules, ``rename:`` hands a module in under another name, ``zip:`` builds a ``.zip`` hand-in from entry
 specs, ``symlink:`` puts a symbolic link in the folder, ``raw_names:`` adds files whose names are not UTF-8,
 ``handin.zip`` is handed in as it is, ``special:`` adds what a folder hand-in may hold besides files
 (``fifo``: a named pipe, ``deep``: that many nested folders, ``sparse_gib``: a sparse file of that size).
@@ -20,6 +20,7 @@ folder) so an attack knows where to aim.
     message: a fragment of the message the student reads for that exercise
     refused: true                           # (optional) the whole hand-in is refused
     note: skipped                           # (optional) the kind of problem the class summary lists for it
+    note_detail: "found instead"            # (optional) ... and a fragment of what it says about it
     landlock_abi: 6                         # (optional) holds only where the kernel has this Landlock ABI
     xfail: why                              # (optional) a known hole, reported, not fixed here
 """
@@ -69,7 +70,9 @@ class Case:
     targets: bool = False
     raw_names: tuple = ()
     note: str = ""
+    note_detail: str = ""
     special: dict = field(default_factory=dict)
+    rename: dict = field(default_factory=dict)
 
     @property
     def folder(self) -> Path:
@@ -89,7 +92,8 @@ def load_cases() -> list[Case]:
             remove=tuple(data.get("remove", ())), zip=tuple(data.get("zip", ())),
             symlink=dict(data.get("symlink") or {}), targets=bool(data.get("targets")),
             raw_names=tuple(data.get("raw_names", ())), note=data.get("note", ""),
-            special=dict(data.get("special") or {})))
+            note_detail=data.get("note_detail", ""), special=dict(data.get("special") or {}),
+            rename=dict(data.get("rename") or {})))
     return cases
 
 
@@ -154,6 +158,8 @@ def submission_files(case: Case, layout: Layout) -> dict[str, bytes]:
             files[path.name] = path.read_bytes()
     for module in case.remove:
         files.pop(f"{module}.py")
+    for old, new in case.rename.items():
+        files[new] = files.pop(old)
     if case.targets:
         files["hostile_targets.py"] = targets_module(layout, case.id)
     return files

@@ -111,6 +111,8 @@ def test_problem_reported_to_the_instructor(graded, case):
     summary = json.loads((run.layout.out / "summary.json").read_text(encoding="utf-8"))
     listed = {(p["student"], p["kind"]) for p in summary["problems"]}
     assert (case.id, case.note) in listed
+    details = [p["detail"] for p in summary["problems"] if (p["student"], p["kind"]) == (case.id, case.note)]
+    assert any(case.note_detail in detail for detail in details), details
     assert case.id in (run.layout.out / "summary.txt").read_text(encoding="utf-8")
 
 
