@@ -3,8 +3,9 @@
 A case is ``cases/<case_id>/`` with ``expected.yaml`` and the student's hostile modules. The
 submission is the reference solutions with the case's files applied: ``<module>.py`` replaces a
 module, ``<module>.patch.py`` is appended to the reference module (so it can wrap or rebind the
-reference functions), ``remove:`` deletes modules, ``rename:`` hands a module in under another name, ``zip:`` builds a ``.zip`` hand-in from entry
-specs, ``symlink:`` puts a symbolic link in the folder, ``raw_names:`` adds files whose names are not UTF-8,
+reference functions), ``remove:`` deletes modules, ``rename:`` hands a module in under another
+name, ``zip:`` builds a ``.zip`` hand-in from entry specs, ``symlink:`` puts a symbolic link in the
+folder, ``raw_names:`` adds files whose names are not UTF-8,
 ``handin.zip`` is handed in as it is, ``special:`` adds what a folder hand-in may hold besides files
 (``fifo``: a named pipe, ``deep``: that many nested folders, ``sparse_gib``: a sparse file of that size).
 ``targets: true`` adds ``hostile_targets.py`` (the paths of this run's output folder, class folder, canary
