@@ -1,9 +1,10 @@
-"""``attnkit show``: pictures of attention and of the sinusoidal positional encoding.
+"""``attnkit show``: pictures of attention, the sinusoidal positional encoding, ALiBi and sliding windows.
 
-``attnkit show attention --text "..." [-o attn.png]`` and ``attnkit show positional [-o pe.png]``
-draw a PNG with matplotlib (the optional extra ``plots``) when ``-o`` is given, and print the
-picture as text otherwise (no matplotlib needed). ``main(argv) -> int`` never shows a traceback
-for a user error: one line on stderr, exit status 2.
+``attnkit show attention --text "..." [-o attn.png]``, ``attnkit show positional [-o pe.png]``,
+``attnkit show alibi [-o alibi.png]`` and ``attnkit show window [-o window.png]`` draw a PNG with
+matplotlib (the optional extra ``plots``) when ``-o`` is given, and print the picture as text otherwise
+(no matplotlib needed). ``run(args) -> int`` never shows a traceback for a user error: one line on
+stderr, exit status 2.
 """
 from __future__ import annotations
 
@@ -30,10 +31,13 @@ MAX_TOKENS = 40
 MAX_HEADS = 16
 MAX_D_MODEL = 1024
 MAX_SEQ_LEN = 2000
+MAX_POSITIONS = MAX_TOKENS  # the side of an ALiBi or sliding-window heatmap
 USAGE = """attnkit show attention [--text TEXT] [--heads H] [--d-model D] [--seed S] [--causal]
                               [-o FILE.png] [--terminal] [--ascii]
        attnkit show positional [--seq-len N] [--d-model D] [--dims D ...] [--no-curves]
-                               [-o FILE.png] [--terminal] [--ascii]"""
+                               [-o FILE.png] [--terminal] [--ascii]
+       attnkit show alibi [--heads H] [--seq-len N] [-o FILE.png] [--terminal] [--ascii]
+       attnkit show window [--seq-len N] [--window W] [-o FILE.png] [--terminal] [--ascii]"""
 
 
 _positive = whole_number(1)
@@ -44,7 +48,8 @@ _dimension = whole_number(0)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.usage = USAGE
-    parser.description = ("Pictures: attention heatmaps and the sinusoidal positional encoding. With -o a PNG "
+    parser.description = ("Pictures: attention heatmaps, the sinusoidal positional encoding, the ALiBi bias per "
+                          "head and a sliding-window mask. With -o a PNG "
                           f"(needs matplotlib: {PLOTS_ADVICE}); without -o, or with --terminal, the picture as text.")
     raise_usage_errors(parser, USAGE)
     parser.set_defaults(show_help=parser.print_help)
@@ -77,6 +82,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     positional.add_argument("--no-curves", action="store_true", help="only the image, no curves panel")
     _output_options(positional)
     raise_usage_errors(positional, USAGE)
+    alibi = verbs.add_parser("alibi", prog="attnkit show alibi", help="the ALiBi bias of every head",
+                             description="The ALiBi bias of the reference alibi_bias(heads, seq_len): "
+                             "bias[h, i, j] = -slope[h] * |i - j| is added to the scaled score of query i and "
+                             "key j; one heatmap (or table) per head, its slope in the title.")
+    alibi.add_argument("--heads", type=_positive, default=8, metavar="H",
+                       help=f"number of heads (default 8, at most {MAX_HEADS})")
+    alibi.add_argument("--seq-len", type=_positive, default=12, metavar="N",
+                       help=f"positions, queries and keys alike (default 12, at most {MAX_POSITIONS})")
+    _output_options(alibi)
+    raise_usage_errors(alibi, USAGE)
+    window = verbs.add_parser("window", prog="attnkit show window", help="a sliding-window mask",
+                              description="The reference sliding_window_mask(seq_len, window), causal "
+                              "(i - window < j <= i) and not causal (|i - j| < window), side by side.")
+    window.add_argument("--seq-len", type=_positive, default=12, metavar="N",
+                        help=f"positions (default 12, at most {MAX_POSITIONS})")
+    window.add_argument("--window", type=_positive, default=4, metavar="W",
+                        help="keys a causal query sees, itself included (default 4)")
+    _output_options(window)
+    raise_usage_errors(window, USAGE)
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
@@ -94,7 +118,8 @@ def run(args, *, stdout=None, stderr=None) -> int:
         args.show_help(stdout)
         return 0
     try:
-        return (_attention if args.picture == "attention" else _positional)(args, stdout)
+        pictures = {"attention": _attention, "positional": _positional, "alibi": _alibi, "window": _window}
+        return pictures[args.picture](args, stdout)
     except ShowError as error:
         print(f"attnkit show: {error}", file=stderr)
         return 2
@@ -117,20 +142,12 @@ def _attention(args, stdout) -> int:
     if args.d_model % args.heads:
         choices = ", ".join(str(h) for h in range(1, min(args.d_model, MAX_HEADS) + 1) if args.d_model % h == 0)
         raise ShowError(HEADS_DO_NOT_DIVIDE.format(heads=args.heads, d_model=args.d_model, choices=choices))
-    from . import model, render
+    from . import figures, model, terminal
 
     output = _output(args.output)
     example = model.attention_example(tokens, args.heads, args.d_model, args.seed, args.causal)
-    if output is not None:
-        from .figures import attention_figure
-
-        render.save_png(attention_figure(example), output)
-        print(f"wrote {output}", file=stdout)
-    if output is None or args.terminal:
-        from .terminal import attention_text
-
-        stdout.write(attention_text(example, _ascii(args, stdout)))
-    return 0
+    return _draw(args, stdout, output, lambda: figures.attention_figure(example),
+                 lambda ascii_only: terminal.attention_text(example, ascii_only))
 
 
 def _positional(args, stdout) -> int:
@@ -139,20 +156,45 @@ def _positional(args, stdout) -> int:
     for d in args.dims or ():
         if d >= args.d_model:
             raise ShowError(DIMS_OUT_OF_RANGE.format(dim=d, d_model=args.d_model, last=args.d_model - 1))
-    from . import model, render
+    from . import figures, model, terminal
 
     output = _output(args.output)
     encoding = model.positional_encoding(args.seq_len, args.d_model)  # (seq_len, d_model)
-    if output is not None:
-        from .figures import default_dims, positional_figure
+    dims = None if args.no_curves else (args.dims or figures.default_dims(args.d_model))
+    return _draw(args, stdout, output, lambda: figures.positional_figure(encoding, dims),
+                 lambda ascii_only: terminal.positional_text(encoding, ascii_only))
 
-        dims = None if args.no_curves else (args.dims or default_dims(args.d_model))
-        render.save_png(positional_figure(encoding, dims), output)
+
+def _alibi(args, stdout) -> int:
+    _at_most("--heads", args.heads, MAX_HEADS)
+    _at_most("--seq-len", args.seq_len, MAX_POSITIONS)
+    from . import figures, model, terminal
+
+    output = _output(args.output)
+    example = model.alibi_example(args.heads, args.seq_len)   # bias (heads, n, n)
+    return _draw(args, stdout, output, lambda: figures.alibi_figure(example),
+                 lambda ascii_only: terminal.alibi_text(example, ascii_only))
+
+
+def _window(args, stdout) -> int:
+    _at_most("--seq-len", args.seq_len, MAX_POSITIONS)
+    from . import figures, model, terminal
+
+    output = _output(args.output)
+    example = model.sliding_window_example(args.seq_len, args.window)  # two (n, n) masks
+    return _draw(args, stdout, output, lambda: figures.window_figure(example),
+                 lambda ascii_only: terminal.window_text(example, ascii_only))
+
+
+def _draw(args, stdout, output: Path | None, figure, text) -> int:
+    """Write ``figure()`` to ``output`` when -o was given; print ``text(ascii_only)`` without -o or with --terminal."""
+    if output is not None:
+        from . import render
+
+        render.save_png(figure(), output)
         print(f"wrote {output}", file=stdout)
     if output is None or args.terminal:
-        from .terminal import positional_text
-
-        stdout.write(positional_text(encoding, _ascii(args, stdout)))
+        stdout.write(text(_ascii(args, stdout)))
     return 0
 
 

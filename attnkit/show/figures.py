@@ -1,7 +1,9 @@
-"""The PNG pictures of ``attnkit show``: attention heatmaps per head and the positional encoding.
+"""The PNG pictures of ``attnkit show``: attention heatmaps per head, the positional encoding,
+the ALiBi bias per head and a sliding-window mask.
 
 Every size is fixed in inches (``render.DPI`` pixels per inch), so a picture's pixel size is a
-function of its arguments only: :func:`attention_size` and :func:`positional_size`.
+function of its arguments only: :func:`heatmap_grid_size`, :func:`positional_size` and
+:func:`window_size`.
 """
 from __future__ import annotations
 
@@ -9,14 +11,18 @@ import math
 
 import numpy as np
 
-from .model import AttentionExample
+from .model import AlibiExample, AttentionExample, WindowExample
 from .render import new_figure
 
 ATTENTION_CMAP = "viridis"      # sequential, readable in grey and by colour-blind readers
 MASKED_COLOUR = "#d9d9d9"       # cells the causal mask hides
+ALLOWED_COLOUR = "#21918c"      # cells a sliding window lets through (viridis' middle)
 POSITIONAL_CMAP = "RdBu_r"      # diverging: -1 blue, 0 white, +1 red
 LABEL_INCHES = 1.3              # tick labels and axis titles of one heatmap
 MIN_PANEL_INCHES = 3.4          # one heatmap, however short the text
+NUMBER_LABEL_INCHES = 0.7       # the same, for a heatmap labelled with positions (ALiBi, sliding window)
+MIN_NUMBERED_PANEL_INCHES = 2.8
+NUMBERED_CELL_SHRINK = 0.75     # unannotated cells of a numbered heatmap can be smaller than a token's
 COLOURBAR_INCHES = 1.0
 TITLE_INCHES = 0.8              # the two-line title
 ANNOTATE_UP_TO = 12             # print the weight in each cell when there are at most this many tokens
@@ -33,10 +39,18 @@ def cell_inches(n_tokens: int) -> float:
     return 0.32 if n_tokens <= 12 else 0.22 if n_tokens <= 24 else 0.16
 
 
-def attention_size(n_tokens: int, heads: int) -> tuple[float, float]:
-    """(width, height) in inches of the attention picture; multiples of 0.1 inch (whole pixels)."""
+def panel_inches(n: int, numbered: bool = False) -> float:
+    """The side of one n x n heatmap with its labels (tokens, or position numbers), a multiple of 0.1 inch."""
+    if numbered:
+        return round(max(MIN_NUMBERED_PANEL_INCHES, NUMBERED_CELL_SHRINK * cell_inches(n) * n + NUMBER_LABEL_INCHES),
+                     1)
+    return round(max(MIN_PANEL_INCHES, cell_inches(n) * n + LABEL_INCHES), 1)
+
+
+def heatmap_grid_size(n: int, heads: int, numbered: bool = False) -> tuple[float, float]:
+    """(width, height) in inches of one n x n heatmap per head: tokens (attention) or positions (ALiBi)."""
     rows, columns = grid(heads)
-    panel = round(max(MIN_PANEL_INCHES, cell_inches(n_tokens) * n_tokens + LABEL_INCHES), 1)
+    panel = panel_inches(n, numbered)
     return round(columns * panel + COLOURBAR_INCHES, 1), round(rows * panel + TITLE_INCHES, 1)
 
 
@@ -51,11 +65,11 @@ def attention_figure(example: AttentionExample):
     Returns
     -------
     matplotlib.figure.Figure
-        Of :func:`attention_size` inches.
+        Of :func:`heatmap_grid_size` inches.
     """
     heads, n = example.heads, len(example.tokens)
     rows, columns = grid(heads)
-    figure = new_figure(*attention_size(n, heads))  # first: a clear message when matplotlib is missing
+    figure = new_figure(*heatmap_grid_size(n, heads))  # first: a clear message when matplotlib is missing
     import matplotlib
 
     axes = figure.subplots(rows, columns, squeeze=False)
@@ -74,10 +88,7 @@ def attention_figure(example: AttentionExample):
         ax.set_xticks(range(n), example.tokens, rotation=60, ha="right", rotation_mode="anchor", fontsize=font)
         ax.set_yticks(range(n), example.tokens, fontsize=font)
         ax.tick_params(length=0)
-        if h % columns == 0:
-            ax.set_ylabel("query (attending)", fontsize=9)
-        if h // columns == rows - 1 or h + columns >= heads:
-            ax.set_xlabel("key (attended to)", fontsize=9)
+        _label_outer(ax, h, heads, "query (attending)", "key (attended to)")
         if n <= ANNOTATE_UP_TO:
             _annotate(ax, example.weights[h], visible, top)
     colourbar = figure.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, aspect=40)
@@ -86,6 +97,15 @@ def attention_figure(example: AttentionExample):
     figure.suptitle(f"Self-attention weights of a random, untrained layer\nd_model {example.d_model}, "
                     f"{heads} head{'s' if heads > 1 else ''}, seed {example.seed}{mask_note}", fontsize=10)
     return figure
+
+
+def _label_outer(ax, h: int, heads: int, ylabel: str, xlabel: str) -> None:
+    """Axis titles on the heatmaps of the first column (queries) and on the lowest one of each column (keys)."""
+    rows, columns = grid(heads)
+    if h % columns == 0:
+        ax.set_ylabel(ylabel, fontsize=9)
+    if h // columns == rows - 1 or h + columns >= heads:
+        ax.set_xlabel(xlabel, fontsize=9)
 
 
 def _annotate(ax, weights: np.ndarray, visible: np.ndarray, top: float) -> None:
@@ -155,4 +175,86 @@ def positional_figure(encoding: np.ndarray, dims: list[int] | None):
         curve_ax.set_title("higher dimensions oscillate more slowly", fontsize=10)
     figure.suptitle("Sinusoidal positional encoding: PE[p, 2i] = sin(p / 10000^(2i/d)), "
                     "PE[p, 2i+1] = cos(same angle)", fontsize=11)
+    return figure
+
+
+def _position_ticks(ax, n: int) -> None:
+    """Positions 0..n-1 on both axes: every one up to 16, then every fifth; fine white lines between cells."""
+    step = 1 if n <= 16 else 5
+    ax.set_xticks(range(0, n, step))
+    ax.set_yticks(range(0, n, step))
+    ax.tick_params(length=0, labelsize=8)
+    if n <= 24:
+        ax.set_xticks(np.arange(-0.5, n), minor=True)
+        ax.set_yticks(np.arange(-0.5, n), minor=True)
+        ax.grid(which="minor", color="white", linewidth=0.6)
+        ax.tick_params(which="minor", length=0)
+
+
+def alibi_figure(example: AlibiExample):
+    """One heatmap of ``bias[h]`` per head, the slope in each title, one colour scale for all heads.
+
+    Parameters
+    ----------
+    example : AlibiExample
+        ``bias`` of shape (heads, n, n).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Of :func:`heatmap_grid_size` inches (numbered).
+    """
+    heads, n = example.heads, example.bias.shape[-1]
+    rows, columns = grid(heads)
+    figure = new_figure(*heatmap_grid_size(n, heads, numbered=True))
+    axes = figure.subplots(rows, columns, squeeze=False)
+    bottom = float(example.bias.min()) if n > 1 else -1.0  # one position: all zeros, still a valid scale
+    for h, ax in enumerate(axes.flat):
+        if h >= heads:
+            ax.set_axis_off()
+            continue
+        image = ax.imshow(example.bias[h], cmap=ATTENTION_CMAP, vmin=bottom, vmax=0.0, interpolation="nearest")
+        ax.set_title(f"head {h + 1}: slope {example.slope_label(h)}", fontsize=10)
+        _position_ticks(ax, n)
+        _label_outer(ax, h, heads, "query position i", "key position j")
+    colourbar = figure.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, aspect=40)
+    colourbar.set_label("bias added to the scaled score (0: no penalty)", fontsize=9)
+    figure.suptitle(f"ALiBi bias[h, i, j] = -slope[h] * |i - j|, {heads} head{'s' if heads > 1 else ''}, "
+                    f"{n} position{'s' if n > 1 else ''}\nsteep heads look near, shallow heads look far", fontsize=10)
+    return figure
+
+
+def window_size(n: int) -> tuple[float, float]:
+    """(width, height) in inches of the sliding-window picture: two n x n panels side by side."""
+    panel = panel_inches(n, numbered=True)
+    return round(2 * panel + 0.4, 1), round(panel + TITLE_INCHES, 1)
+
+
+def window_figure(example: WindowExample):
+    """The causal and the non-causal sliding-window mask side by side (coloured: may attend, grey: masked).
+
+    Parameters
+    ----------
+    example : WindowExample
+        Two boolean masks of shape (n, n).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Of :func:`window_size` inches.
+    """
+    n, w = example.causal.shape[0], example.window
+    figure = new_figure(*window_size(n))
+    from matplotlib.colors import ListedColormap
+
+    cmap = ListedColormap([MASKED_COLOUR, ALLOWED_COLOUR])
+    panels = ((example.causal, f"causal: i - {w} < j <= i"), (example.symmetric, f"not causal: |i - j| < {w}"))
+    for ax, (mask, title) in zip(figure.subplots(1, 2), panels):
+        ax.imshow(mask, cmap=cmap, vmin=0, vmax=1, interpolation="nearest")
+        ax.set_title(title, fontsize=10)
+        _position_ticks(ax, n)
+        ax.set_xlabel("key position j", fontsize=9)
+        ax.set_ylabel("query position i", fontsize=9)
+    figure.suptitle(f"Sliding-window mask, window {w}, {n} position{'s' if n > 1 else ''}\n"
+                    "coloured: query i may attend to key j; grey: masked", fontsize=10)
     return figure

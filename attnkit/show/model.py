@@ -5,9 +5,14 @@ embedding per distinct (lower-cased) word plus the sinusoidal positional encodin
 projections ``W_Q, W_K, W_V, W_O``, then ``solutions.multihead.multi_head_self_attention``.
 The weights show the mechanics (every row a probability distribution, the causal triangle,
 heads that differ), not meaning: nothing was trained.
+
+:func:`alibi_example` and :func:`sliding_window_example` call the reference functions of the
+position-bias exercise, whose module is found through the curriculum (the exercise with a task
+of that name).
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,3 +93,83 @@ def positional_encoding(seq_len: int, d_model: int) -> np.ndarray:
     numpy.ndarray of float64, shape (seq_len, d_model)
     """
     return _reference()[2].sinusoidal_encoding(seq_len, d_model)
+
+
+@dataclass(frozen=True)
+class AlibiExample:
+    """The ALiBi bias of every head for ``n`` queries and ``n`` keys.
+
+    Attributes
+    ----------
+    slopes : numpy.ndarray of float64, shape (heads,)
+    bias : numpy.ndarray of float64, shape (heads, n, n)
+        ``bias[h, i, j] = -slopes[h] * |i - j|``: added to the scaled score of query ``i`` and key ``j``.
+    """
+
+    slopes: np.ndarray
+    bias: np.ndarray
+
+    @property
+    def heads(self) -> int:
+        return self.bias.shape[0]
+
+    def slope_label(self, h: int) -> str:
+        """Head ``h``'s slope as people write it: ``1/4``, or ``2^-2.5 = 0.177`` between powers of two."""
+        exponent = -float(np.log2(self.slopes[h]))
+        if abs(exponent - round(exponent)) < 1e-9:
+            return f"1/{2 ** round(exponent)}"
+        return f"2^-{exponent:g} = {self.slopes[h]:.3g}"
+
+
+@dataclass(frozen=True)
+class WindowExample:
+    """A sliding-window mask, causal and not: ``True`` where query ``i`` may attend to key ``j``.
+
+    Attributes
+    ----------
+    window : int
+    causal, symmetric : numpy.ndarray of bool, shape (n, n)
+        ``i - window < j <= i`` and ``|i - j| < window``.
+    """
+
+    window: int
+    causal: np.ndarray
+    symmetric: np.ndarray
+
+
+def _reference_of(function: str):
+    """The reference module (``solutions.<module>``) of the exercise that has a task named ``function``."""
+    try:
+        from grader import curriculum
+
+        module = next((e.module for e in curriculum.exercises() if any(t.name == function for t in e.tasks)), None)
+        if module is not None:
+            return importlib.import_module(f"solutions.{module}")
+    except ImportError:
+        pass
+    raise ShowError(NO_SOLUTIONS)
+
+
+def alibi_example(heads: int, n: int) -> AlibiExample:
+    """The reference ``alibi_slopes(heads)`` and ``alibi_bias(heads, n)``.
+
+    Returns
+    -------
+    AlibiExample
+        With ``slopes`` of shape (heads,) and ``bias`` of shape (heads, n, n).
+    """
+    reference = _reference_of("alibi_bias")
+    return AlibiExample(reference.alibi_slopes(heads), reference.alibi_bias(heads, n))
+
+
+def sliding_window_example(n: int, window: int) -> WindowExample:
+    """The reference ``sliding_window_mask(n, window)``, with ``causal=True`` and ``causal=False``.
+
+    Returns
+    -------
+    WindowExample
+        With two boolean masks of shape (n, n).
+    """
+    reference = _reference_of("sliding_window_mask")
+    return WindowExample(window, reference.sliding_window_mask(n, window, causal=True),
+                         reference.sliding_window_mask(n, window, causal=False))

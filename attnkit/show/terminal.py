@@ -3,13 +3,14 @@
 The attention view follows the seed's ``visualize_attention`` (002_5d842bf762d216d9.txt,
 "Interpreting Self-Attention"): one table per head, key tokens across, query tokens down, every
 weight printed with two decimals. A shade character in front of each number makes the pattern
-visible at a glance (diagonals, vertical stripes, the causal triangle).
+visible at a glance (diagonals, vertical stripes, the causal triangle). The ALiBi bias is
+printed the same way, one table per head, and a sliding-window mask as two character grids.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .model import AttentionExample
+from .model import AlibiExample, AttentionExample, WindowExample
 
 UNICODE_SHADES = " ░▒▓█"
 ASCII_SHADES = " .:*#"
@@ -18,6 +19,8 @@ THRESHOLDS = (0.05, 0.15, 0.30, 0.50)
 UNICODE_RAMP = " ·-=+*#%@"  # the positional encoding, from -1 (blank) to +1 (@)
 ASCII_RAMP = " .-=+*#%@"
 MASKED = "-"                 # a key the causal mask hides from the query
+UNICODE_WINDOW = "·█"        # a sliding-window cell: masked, may attend
+ASCII_WINDOW = ".#"
 LABEL_WIDTH = 10             # longer tokens are cut, ending in "~"
 
 
@@ -40,6 +43,10 @@ def _shade(weight: float, shades: str) -> str:
 
 def _cell(weight: float, allowed: bool, shades: str) -> str:
     return MASKED if not allowed else _shade(weight, shades) + f"{weight:.2f}"
+
+
+def _shade_legend(shades: str) -> str:
+    return ", ".join(f"'{s}' < {t:.2f}" for s, t in zip(shades, THRESHOLDS)) + f", '{shades[-1]}' above"
 
 
 def attention_text(example: AttentionExample, ascii_only: bool = False) -> str:
@@ -67,7 +74,7 @@ def attention_text(example: AttentionExample, ascii_only: bool = False) -> str:
     label = max(len(t) for t in tokens)
     d_head = example.d_model // example.heads
     mask_note = ", causal mask" if example.causal else ""
-    legend = ", ".join(f"'{s}' < {t:.2f}" for s, t in zip(shades, THRESHOLDS)) + f", '{shades[-1]}' above"
+    legend = _shade_legend(shades)
     if example.causal:
         legend += f"; '{MASKED}' masked"
     lines = [f"Attention weights of a random, untrained layer (seed {example.seed}, d_model {example.d_model}, "
@@ -118,4 +125,72 @@ def positional_text(encoding: np.ndarray, ascii_only: bool = False) -> str:
         sin_part = "".join(ramp[k] for k in sin_cols[p])
         cos_part = "".join(ramp[k] for k in cos_cols[p])
         lines.append(f"{p:>{width}} {sin_part} | {cos_part}")
+    return "\n".join(lines) + "\n"
+
+
+def alibi_text(example: AlibiExample, ascii_only: bool = False) -> str:
+    """Every head's ALiBi bias as a table of shaded numbers, the slope in each head's title.
+
+    The shade of a cell is ``exp(bias)``, the factor by which the bias multiplies that key's
+    weight before the softmax normalises the row: full near the diagonal, blank far from it.
+
+    Parameters
+    ----------
+    example : AlibiExample
+        With ``bias`` of shape (heads, n, n).
+    ascii_only : bool
+        Shade with ``" .:*#"`` instead of block characters.
+
+    Returns
+    -------
+    str
+        Two header lines, then per head a title, a line of key positions and ``n`` rows of ``n`` cells.
+    """
+    shades = ASCII_SHADES if ascii_only else UNICODE_SHADES
+    heads, n = example.heads, example.bias.shape[-1]
+    cell = max(7, len(f"{example.bias.min():.2f}") + 2)   # shade + "-5.50" + a space
+    label = len(str(n - 1))
+    legend = _shade_legend(shades)
+    lines = [f"ALiBi bias[h, i, j] = -slope[h] * |i - j|, added to the scaled scores ({heads} "
+             f"head{'s' if heads > 1 else ''}, {n} positions). Row = query i, column = key j.",
+             f"Shade: exp(bias), the factor the bias multiplies a weight by before normalising: {legend}."]
+    for h in range(heads):
+        lines += ["", f"Head {h + 1} of {heads}, slope {example.slope_label(h)}:",
+                  " " * label + "".join(f"{j:>{cell}}" for j in range(n))]
+        for i in range(n):
+            cells = "".join(f"{_shade(np.exp(b), shades) + f'{b + 0.0:.2f}':>{cell}}" for b in example.bias[h, i])
+            lines.append(f"{i:>{label}}" + cells)
+    return "\n".join(lines) + "\n"
+
+
+def window_text(example: WindowExample, ascii_only: bool = False) -> str:
+    """The causal and the non-causal sliding-window mask side by side, one character per cell.
+
+    Parameters
+    ----------
+    example : WindowExample
+        Two boolean masks of shape (n, n).
+    ascii_only : bool
+        Draw with ``".#"`` instead of ``"·█"``.
+
+    Returns
+    -------
+    str
+        Two header lines, a line of titles, a line of key positions (last digit), then ``n`` lines:
+        the query position, the causal row, the non-causal row.
+    """
+    marks = ASCII_WINDOW if ascii_only else UNICODE_WINDOW
+    n, w = example.causal.shape[0], example.window
+    label = len(str(n - 1))
+    titles = (f"causal: i - {w} < j <= i", f"not causal: |i - j| < {w}")
+    width = max(n, *(len(t) for t in titles))
+    digits = "".join(str(j % 10) for j in range(n))
+    lines = [f"Sliding-window mask, window {w}, {n} positions. Row = query i, column = key j (last digit).",
+             f"'{marks[1]}' = query i may attend to key j, '{marks[0]}' = masked.",
+             " " * (label + 1) + f"{titles[0]:<{width}}   {titles[1]}",
+             " " * (label + 1) + f"{digits:<{width}}   {digits}"]
+    for i in range(n):
+        causal = "".join(marks[int(v)] for v in example.causal[i])
+        symmetric = "".join(marks[int(v)] for v in example.symmetric[i])
+        lines.append(f"{i:>{label}} {causal:<{width}}   {symmetric}")
     return "\n".join(lines) + "\n"

@@ -36,14 +36,14 @@ def test_example_is_seeded_and_every_row_is_a_distribution():
 
 def test_png_has_one_heatmap_per_head_and_the_expected_size(tmp_path):
     pytest.importorskip("matplotlib")
-    from attnkit.show.figures import attention_size
+    from attnkit.show.figures import heatmap_grid_size
     from attnkit.show.render import DPI
 
     out = tmp_path / "attn.png"
     run = show("attention", "--text", DEFAULT_TEXT, "--heads", 4, "-o", out)
     assert run.status == 0, run.err
     assert run.out == f"wrote {out}\n" and run.err == ""
-    width, height = attention_size(11, 4)
+    width, height = heatmap_grid_size(11, 4)
     assert (round(width * DPI), round(height * DPI)) == (1060, 1040)  # 2 x 2 heatmaps of 11 tokens
     pixels = assert_real_picture(out, (1060, 1040))
     # four heatmaps in a 2 x 2 grid: the viridis colours fill both halves, left and right, top and bottom
@@ -69,25 +69,25 @@ def test_png_is_deterministic_and_causal_mask_is_grey(tmp_path):
 @pytest.mark.slow
 def test_one_head_and_a_long_text_fit(tmp_path):
     pytest.importorskip("matplotlib")
-    from attnkit.show.figures import attention_size
+    from attnkit.show.figures import heatmap_grid_size
     from attnkit.show.render import DPI
 
     text = " ".join(f"w{i}" for i in range(MAX_TOKENS))
     out = tmp_path / "long.png"
     assert show("attention", "--text", text, "--heads", 2, "-o", out).status == 0
-    width, height = attention_size(MAX_TOKENS, 2)
+    width, height = heatmap_grid_size(MAX_TOKENS, 2)
     assert_real_picture(out, (round(width * DPI), round(height * DPI)))
     assert show("attention", "--text", "India is great", "--heads", 1, "-o", tmp_path / "one.png").status == 0
     assert_real_picture(tmp_path / "one.png", (440, 420), min_bytes=8_000)
 
 
 def test_grid_sizes():
-    from attnkit.show.figures import attention_size, grid
+    from attnkit.show.figures import grid, heatmap_grid_size
 
     assert [grid(h) for h in (1, 2, 3, 4, 5, 6, 8, 9, 12, 16)] == [(1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (2, 3),
                                                                    (2, 4), (3, 3), (3, 4), (4, 4)]
-    assert attention_size(MAX_TOKENS, 16) == (4 * 7.7 + 1.0, 4 * 7.7 + 0.8)  # 0.16 inch per token
-    assert attention_size(3, 1) == (4.4, 4.2)                               # the smallest panel
+    assert heatmap_grid_size(MAX_TOKENS, 16) == (4 * 7.7 + 1.0, 4 * 7.7 + 0.8)  # 0.16 inch per token
+    assert heatmap_grid_size(3, 1) == (4.4, 4.2)                               # the smallest panel
 
 
 def _tables(text: str) -> list[list[str]]:
