@@ -67,3 +67,31 @@ def test_own_folder_and_other_names_are_kept(base):
     assert scratch.sweep(base) == 0
     assert own.is_dir() and (base / "attnkit-worker-zzz").is_dir()
     assert oct(own.stat().st_mode & 0o777) == oct(0o711)     # children (user nobody) pass through
+
+
+def test_sweep_removes_a_deep_tree_and_survives_what_it_cannot(base, monkeypatch):
+    """A killed run left 1,100 nested folders (a hostile child's scratch): the next run removes them, and a
+    folder that cannot be removed is left for later instead of stopping the run."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    orphan = base / f"{scratch.PREFIX}{dead.pid}-deep"
+    orphan.mkdir()
+    fd = os.open(orphan, os.O_RDONLY)
+    for _ in range(1100):
+        os.mkdir("d" * 100, dir_fd=fd)
+        inner = os.open("d" * 100, os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(fd)
+    stuck = base / f"{scratch.PREFIX}{dead.pid}-stuck"
+    stuck.mkdir()
+    real_remove = scratch.tree.remove
+
+    def remove(path):
+        if path == stuck:
+            raise RuntimeError("something unexpected")
+        return real_remove(path)
+
+    monkeypatch.setattr(scratch.tree, "remove", remove)
+    assert scratch.sweep(base) == 1
+    assert not orphan.exists() and stuck.is_dir()
