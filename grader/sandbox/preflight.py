@@ -11,10 +11,12 @@ test suites) that children import from instead.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import os
 import pwd
 import shutil
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from . import tree
 SKIPPED = {"site-packages", "dist-packages", "__pycache__", "test", "tests", "idlelib", "turtledemo", "ensurepip",
            "lib2to3", "tkinter"}
 COPY_NAME = "stdlib"
+COMPLETE = "complete"  # written last in a shared copy
 _copies: dict[str, str] = {}
 
 
@@ -70,17 +73,47 @@ def others_can_read(folder: str) -> bool:
 
 def readable_stdlib(base: str | None = None) -> str | None:
     """A standard library children as ``nobody`` can import from: None when the installed one is readable
-    (or children keep the grader's user), else a read-only copy made once per process under ``base``
-    (default: the temp dir; removed at exit when this function made its folder)."""
+    (or children keep the grader's user), else a read-only copy: made once per process under ``base``
+    (``attnkit grade``: its run folder, removed with it), or without ``base`` shared through the temp
+    dir by every process of this user and Python (:func:`shared_copy`)."""
     if unprivileged_user() is None or others_can_read(stdlib_dir()):
         return None
-    key = str(base)
-    if key not in _copies:
+    if base is None:
+        return shared_copy()
+    if base not in _copies:
         folder = tempfile.mkdtemp(prefix="attnkit-stdlib-", dir=base)
-        if base is None:
-            atexit.register(tree.remove, folder)
-        _copies[key] = copy_stdlib(stdlib_dir(), os.path.join(folder, COPY_NAME))
-    return _copies[key]
+        _copies[base] = copy_stdlib(stdlib_dir(), os.path.join(folder, COPY_NAME))
+    return _copies[base]
+
+
+def shared_copy() -> str:
+    """``<tmp>/attnkit-stdlib-<uid>-<digest of this Python>/stdlib``, made atomically (a rename) and used
+    only when it is a folder of ours that nobody else may write to; a private copy otherwise."""
+    source = stdlib_dir()
+    digest = hashlib.sha256(f"{source}\0{sys.version}\0{os.stat(source).st_mtime_ns}".encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"attnkit-stdlib-{os.geteuid()}-{digest}"
+    for _ in range(2):
+        if _trusted(folder):
+            return str(folder / COPY_NAME)
+        staging = tempfile.mkdtemp(prefix=f"{folder.name}.new-", dir=folder.parent)
+        copy_stdlib(source, os.path.join(staging, COPY_NAME))
+        (Path(staging) / COMPLETE).touch(mode=0o644)
+        try:
+            os.rename(staging, folder)
+        except OSError:  # another process made it first (or something else sits there)
+            tree.remove(staging)
+    folder = Path(tempfile.mkdtemp(prefix="attnkit-stdlib-"))  # something untrusted holds the name
+    atexit.register(tree.remove, folder)
+    return copy_stdlib(source, str(folder / COPY_NAME))
+
+
+def _trusted(folder: Path) -> bool:
+    try:
+        info = folder.lstat()
+        return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and not info.st_mode & 0o022
+                and (folder / COMPLETE).is_file())
+    except OSError:
+        return False
 
 
 def copy_stdlib(source: str, target: str) -> str:

@@ -187,3 +187,18 @@ def test_unpredictable_inputs_need_the_secret(tmp_path, monkeypatch):
     assert np.array_equal(draw(), first)  # the same file, the same inputs: grades stay reproducible
     secret.load(tmp_path / "other")
     assert not np.array_equal(draw(), first)
+
+
+def test_shared_stdlib_copy_is_reused_only_when_trusted(tmp_path, monkeypatch):
+    from grader.sandbox import preflight
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    first = Path(preflight.shared_copy())
+    assert (first / "os.py").is_file() and not (first / "site-packages").exists()
+    assert oct(first.stat().st_mode & 0o777) == oct(0o755)
+    assert oct((first / "os.py").stat().st_mode & 0o777) == oct(0o644)
+    assert Path(preflight.shared_copy()) == first  # made once
+    os.chmod(first.parent, 0o777)  # anyone could have changed it: not used
+    other = Path(preflight.shared_copy())
+    assert other != first and (other / "os.py").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({first.parent.name, other.parent.name})
