@@ -106,6 +106,17 @@ def test_folder_intake_skips_what_is_not_a_file(tmp_path):
     assert sorted(p.name for p in target.rglob("*")) == sorted(p.name for p in SOLUTIONS.glob("*.py"))
 
 
+def test_huge_zip_refused_unread(tmp_path):
+    archive = make_zip(tmp_path / "s.zip", [("softmax.py", "x = 1\n")])
+    with open(archive, "ab") as grown:  # 2 GiB, sparse: reading it would take seconds
+        grown.truncate(2 << 30)
+    entry = submissions.Entry("s", archive, "zip")
+    assert len(submissions.content_hash(entry)) == 64
+    (tmp_path / "t").mkdir()
+    with pytest.raises(SubmissionProblem, match="the zip is 2048 MiB"):
+        extract_zip(archive, tmp_path / "t")
+
+
 def test_folder_with_too_many_entries_refused(tmp_path, monkeypatch):
     folder = tmp_path / "s"
     folder.mkdir()
