@@ -20,7 +20,13 @@ rtol 1e-5, atol 1e-6 for float64 and rtol 1e-3, atol 1e-4 for float32 (the lower
 the two values decides): a mistake made in float32, or with another summation order, is still
 that mistake. It never decides a pass.
 
+A mistake *explains* a wrong value (:func:`explains`) when its output resembles the student's and
+differs from the reference's output at the pass tolerance (a mistake that changes nothing on this input
+explains nothing), or, when the student's values are right and only the dtype is wrong, when its
+output has the student's dtype.
+
 Values are judged before dtype: a wrong value is reported as such even when its dtype is wrong too.
+A wrong shape or dtype carries the student's value as well, so that it can be diagnosed.
 """
 from __future__ import annotations
 
@@ -78,21 +84,44 @@ def call_text(function: str, *args: str) -> str:
     return f"{function}({', '.join(args)})"
 
 
+def restate(function: str, args: tuple, kwargs: dict) -> str:
+    """A call as the student made it, arrays by shape: ``split_heads(array of shape (3, 4), 2)``.
+
+    For calls whose parameter names are unknown (the sandbox proxy); bounded whatever the arguments.
+    """
+    def shown(value: Any) -> str:
+        if isinstance(value, np.ndarray):
+            return arg("array", value)
+        if isinstance(value, (list, tuple)) and len(value) > 8:
+            return describe(value)
+        text = repr(value)
+        return text if len(text) <= 40 else describe(value)
+
+    parts = [shown(a) for a in args[:8]] + [f"{k}={shown(v)}" for k, v in list(kwargs.items())[:8]]
+    return f"{function}({', '.join(parts)})"
+
+
 def tolerance_for(dtype: np.dtype) -> tuple[float, float]:
     """(rtol, atol) used for results of this dtype."""
     return TOLERANCES.get(np.dtype(dtype), TOLERANCES[np.dtype(np.float64)])
 
 
-def expect_array(got: Any, *, call: str, shape: tuple | None = None, dtype: Any = None) -> np.ndarray:
-    """Fail unless ``got`` is a numpy array with the given shape and dtype; returns it."""
+def expect_array(got: Any, *, call: str, shape: tuple | None = None, dtype: Any = None, origin: Any = None,
+                 what: str = "") -> np.ndarray:
+    """Fail unless ``got`` is a numpy array with the given shape and dtype; returns it.
+
+    ``origin`` is the ``ref`` result the expected shape and dtype come from (for diagnosis).
+    """
     if not isinstance(got, np.ndarray):
         wanted = f" of shape {shape}" if shape else ""
         raise CheckFailed(f"{call} returned {describe(got)}; expected a numpy array{wanted}")
     if shape is not None and tuple(got.shape) != tuple(shape):
-        raise CheckFailed(f"{call} returned shape {got.shape}; expected {tuple(shape)}")
+        raise CheckFailed(f"{call} returned shape {got.shape}; expected {tuple(shape)}", got=got, origin=origin,
+                          expected=origin, what=what)
     if dtype is not None and got.dtype != np.dtype(dtype):
         raise CheckFailed(f"{call} returned dtype {got.dtype}; expected {np.dtype(dtype)} "
-                          "(results keep the input's float dtype; integer input gives float64)")
+                          "(results keep the input's float dtype; integer input gives float64)",
+                          got=got, origin=origin, expected=origin, what=what)
     return got
 
 
@@ -141,6 +170,17 @@ def diagnostic_tolerance(got: np.ndarray, candidate: np.ndarray) -> tuple[float,
     return max(t[0] for t in tolerances), max(t[1] for t in tolerances)
 
 
+def explains(got: np.ndarray, candidate: Any, reference: Any) -> bool:
+    """True when a mistake's output ``candidate`` accounts for the student's ``got`` (module docstring)."""
+    if not resembles(got, candidate):
+        return False
+    candidate, reference = np.asarray(candidate), np.asarray(reference)
+    rtol, atol = tolerance_for(reference.dtype)
+    if got.dtype != reference.dtype and matches(got, reference, rtol, atol):  # right values, wrong dtype
+        return candidate.dtype == got.dtype
+    return candidate.dtype != reference.dtype or not matches(reference, candidate, rtol, atol)
+
+
 def resembles(got: Any, candidate: Any) -> bool:
     """True when ``got`` matches a mistake's output at the diagnostic tolerance."""
     if not isinstance(got, np.ndarray) or candidate is None:
@@ -165,7 +205,7 @@ def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", r
     origin = expected if origin is None else origin
     expected = np.asarray(expected)
     want_dtype = expected.dtype if dtype == "same" else dtype
-    got = expect_array(got, call=label, shape=expected.shape)
+    got = expect_array(got, call=label, shape=expected.shape, origin=origin, what=what)
     default_rtol, default_atol = tolerance_for(expected.dtype)
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
@@ -177,7 +217,5 @@ def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", r
         else:
             message = f"{label} returned wrong values: {first_difference(got, expected, rtol, atol)}"
         raise CheckFailed(message, got=got, expected=expected, origin=origin, what=what)
-    if want_dtype is not None and got.dtype != np.dtype(want_dtype):
-        raise CheckFailed(f"{label} returned dtype {got.dtype}; expected {np.dtype(want_dtype)} "
-                          "(results keep the input's float dtype; integer input gives float64)")
+    expect_array(got, call=label, dtype=want_dtype, origin=origin, what=what)
     return got

@@ -13,11 +13,12 @@ Every mistake registered for that function (``grader.mistakes``) is then tried o
   mistaken module's own objects);
 * a ``compute`` mistake is asked directly, with the call, the student's value and the reference's.
 
-The first mistake whose output matches the student's value at the diagnostic tolerance
-(``grader.compare``) is the diagnosis. When the student's code raised instead (``StudentRaised``),
-the latest reference call of the same function stands for the call the student got (checks ask
-``ref`` first), and the first mistake whose mistaken reference raises the same exception, with
-the same words and numbers (shapes included) in its message, is the diagnosis.
+The first mistake whose output explains the student's value (``grader.compare.explains``: it
+matches at the diagnostic tolerance and differs from the reference's) is the diagnosis. When the
+student's code raised instead (``StudentRaised``), the latest reference call of the same function
+stands for the call the student got (checks ask ``ref`` first), and the first mistake whose mistaken
+reference raises the same exception, with the same words and numbers (shapes included) in its
+message, is the diagnosis; failing that, the first whose ``raises`` names that exception.
 
 A reference that offers ``mistaken(mistake, key, compute)`` answers for patch mistakes itself (the
 student release's recording and replay); one whose ``records_mistakes`` is true gets every
@@ -36,7 +37,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import mistakes
-from .compare import CheckFailed, resembles
+from .compare import CheckFailed, explains
 from .mistakes.model import Mistake, apply
 
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
@@ -170,8 +171,8 @@ class Session:
             return self._first_match(call, path, got)
 
     def _first_match(self, call: Call, path: tuple, got: np.ndarray) -> Mistake | None:
-        """The first mistake that explains ``got``: its output resembles it, and not the reference's output
-        (a mistake that makes no difference on this input explains nothing, e.g. float32 rounding)."""
+        """The first mistake that explains ``got`` (a mistake that makes no difference on this input
+        explains nothing, e.g. float32 rounding)."""
         reference = _part(call.result, path)
         for mistake in self._candidates(call):
             try:
@@ -181,7 +182,7 @@ class Session:
                     candidate = _part(self._mistaken(mistake, call), path)
             except Exception:  # a mistake undefined for this input is no diagnosis, never a grader error
                 continue
-            if resembles(got, candidate) and not resembles(reference, candidate):
+            if explains(got, candidate, reference):
                 return mistake
         return None
 
@@ -191,9 +192,11 @@ class Session:
         call = next((c for c in reversed(self.calls) if c.function.rsplit(".", 1)[-1] == function), None)
         if not error_type or call is None:
             return None
-        wanted = (error_type, error_words(str(failure.message).split(f"raised {error_type}: ", 1)[-1]))
+        message = str(failure.message).split(f"raised {error_type}: ", 1)[-1]
+        wanted = (error_type, error_words(message))
+        candidates = self._candidates(call)
         with np.errstate(all="ignore"):
-            for mistake in self._candidates(call):
+            for mistake in candidates:
                 if mistake.compute is not None:
                     continue
                 try:
@@ -202,7 +205,9 @@ class Session:
                     raised = getattr(error, "error_type", type(error).__name__)
                     if (raised, error_words(getattr(error, "error_message", str(error)))) == wanted:
                         return mistake
-        return None
+        first_line = message.split("\n", 1)[0]
+        return next((mistake for mistake in candidates for kind, pattern in mistake.raises
+                     if kind == error_type and re.search(pattern, first_line)), None)
 
     def _candidates(self, call: Call) -> list[Mistake]:
         """The mistakes to try for ``call``: all registered ones but those only a check names (a mutant alone).

@@ -86,7 +86,9 @@ def multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask=None):
     K = split_heads(X @ np.asarray(W_K), n_heads)  # (..., nh, n, hs)
     V = split_heads(X @ np.asarray(W_V), n_heads)  # (..., nh, n, hs)
     if mask is not None:
-        mask = np.expand_dims(np.asarray(mask, dtype=bool), -3)  # (..., 1, n, n): one mask, every head
+        mask = np.asarray(mask, dtype=bool)         # broadcastable to (..., n, n)
+        if mask.ndim >= 2:
+            mask = np.expand_dims(mask, -3)         # (..., 1, n, n): one mask, every head
     heads, weights = scaled_dot_product_attention(Q, K, V, mask)  # (..., nh, n, hs), (..., nh, n, n)
     concat = merge_heads(heads)                    # (..., n, nh*hs) = (..., n, d_model)
     return concat @ np.asarray(W_O), weights       # (..., n, d_model) @ (d_model, d_model) -> (..., n, d_model)

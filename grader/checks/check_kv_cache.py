@@ -5,6 +5,7 @@ from grader import document_values as doc
 from grader.checks.common import normal
 from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
+from grader.mistakes import kv_cache as mistakes
 
 
 def expect_len(cache, expected: int, after: str) -> None:
@@ -45,7 +46,7 @@ def check_decoding(impl, ref, X, W, start: int, context: str) -> None:
         expect_close(impl.kv_cache.decode_step(X[t], *W, caches[0]), expected, call=call)
 
 
-@check(points=3, task=1)
+@check(points=2, task=1)
 def test_kvcache_append_and_read(impl, rng):
     """KVCache starts empty; append adds one position; keys/values hold every position so far, oldest first"""
     cache = impl.kv_cache.KVCache()
@@ -56,13 +57,21 @@ def test_kvcache_append_and_read(impl, rng):
         expect_len(cache, t + 1, f"{t + 1} appends")
     expect_close(cache.keys, keys, call="cache.keys after 3 appends of k of shape (4,)")
     expect_close(cache.values, values, call="cache.values after 3 appends of v of shape (2,)")
+
+
+@check(points=1, task=1)
+def test_kvcache_integer_input(impl):
+    """KVCache given integer keys and values (a list, then an int array) holds them as float64"""
     cache = impl.kv_cache.KVCache()
     cache.append([1, 2], [3])
     cache.append(np.array([0, 5]), np.array([-1]))
     appended = "after append([1, 2], [3]) and append of int"
-    expect_close(cache.keys, np.array([[1.0, 2.0], [0.0, 5.0]]), call=f"cache.keys {appended} k [0, 5]",
-                 dtype=np.float64)
-    expect_close(cache.values, np.array([[3.0], [-1.0]]), call=f"cache.values {appended} v [-1]", dtype=np.float64)
+    for name, expected in (("keys", np.array([[1.0, 2.0], [0.0, 5.0]])), ("values", np.array([[3.0], [-1.0]]))):
+        call = f"cache.{name} {appended} {'k [0, 5]' if name == 'keys' else 'v [-1]'}"
+        got = expect_close(getattr(cache, name), expected, call=call, dtype=None)
+        if got.dtype != np.float64:
+            raise CheckFailed(f"{call} returned dtype {got.dtype}; expected float64 (integer input gives float64)",
+                              mistakes.INTEGER_DTYPE if got.dtype.kind in "iub" else None)
 
 
 @check(points=1, task=1, visibility="hidden")

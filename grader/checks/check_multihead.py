@@ -25,20 +25,26 @@ def test_split_heads_matches_reference(impl, ref, rng):
 
 
 @check(points=1, task=1)
-def test_split_heads_document_shapes(impl):
+def test_split_heads_document_shapes(impl, ref, rng):
     """split_heads gives the textbook per-head shapes (d_model 512 = 8 heads x 64, and 4 = 2 heads x 2)"""
     for entry in doc.shapes():
         if entry["call"] != "split_heads":
             continue
-        X = np.ones(tuple(entry["input"]))
+        X = normal(rng, tuple(entry["input"]))
         n_heads = entry["sizes"]["n_heads"]
-        expect_array(impl.multihead.split_heads(X, n_heads),
-                     call=call_text("split_heads", arg("X", X), f"n_heads={n_heads}"), shape=tuple(entry["output"]))
+        call = call_text("split_heads", arg("X", X), f"n_heads={n_heads}")
+        expected = ref.multihead.split_heads(X, n_heads)
+        got = expect_array(impl.multihead.split_heads(X, n_heads), call=call, shape=tuple(entry["output"]),
+                           origin=expected)
+        expect_close(got, expected, call=call)                  # the right shape holding the right values
 
 
 @check(points=1, task=1)
-def test_split_heads_rejects_indivisible(impl):
+def test_split_heads_rejects_indivisible(impl, ref, rng):
     """split_heads raises ValueError when d_model is not divisible by n_heads"""
+    X = normal(rng, (3, 6))
+    expect_close(impl.multihead.split_heads(X, 3), ref.multihead.split_heads(X, 3),
+                 call=call_text("split_heads", arg("X", X), "n_heads=3"))  # a valid call must work before errors score
     for shape, n_heads in (((3, 10), 3), ((2, 6), 4)):
         X = np.zeros(shape)
         expect_value_error(lambda X=X, n_heads=n_heads: impl.multihead.split_heads(X, n_heads),
@@ -64,8 +70,11 @@ def test_merge_heads_matches_reference(impl, ref, rng):
 def test_mhsa_matches_reference(impl, ref, rng):
     """multi_head_self_attention matches the reference (batched, masked, float32, integer input)"""
     causal = np.tril(np.ones((6, 6), dtype=bool))
+    per_example = (rng.random((3, 5, 5)) < 0.6) | np.eye(5, dtype=bool)   # (B, n, n), B = 3 != n_heads = 2
+    keys = np.array([True, True, True, False, True])                       # (n,): a mask over the keys only
     for shape, n_heads, dtype, mask in (((5, 8), 2, np.float64, None), ((2, 4, 12), 3, np.float32, None),
-                                        ((6, 8), 4, np.float64, causal), ((2, 6, 6), 2, np.float32, causal)):
+                                        ((6, 8), 4, np.float64, causal), ((2, 6, 6), 2, np.float32, causal),
+                                        ((3, 5, 8), 2, np.float64, per_example), ((5, 8), 2, np.float64, keys)):
         X = normal(rng, shape, dtype)
         d = shape[-1]
         W = [normal(rng, (d, d), dtype, 1.0) for _ in range(4)]
@@ -88,13 +97,13 @@ def test_mhsa_two_head_document(impl, ref):
     origin = ref.multihead.multi_head_self_attention(X, *W, 2)
     got = impl.multihead.multi_head_self_attention(X, *W, 2)
     got = expect_tuple(got, call=mhsa_call(X, W, 2), names=("output", "weights"))
-    expect_array(got[1], call=mhsa_call(X, W, 2) + " weights", shape=(2, 3, 3))
+    expect_array(got[1], call=mhsa_call(X, W, 2) + " weights", shape=(2, 3, 3), origin=origin[1])
     expect_close(got[0], printed.value, call=mhsa_call(X, W, 2), what="output", atol=printed.atol, rtol=0,
                  origin=origin[0])
 
 
 @check(points=2, task=3)
-def test_mhsa_document_shapes(impl, rng):
+def test_mhsa_document_shapes(impl, ref, rng):
     """multi_head_self_attention has the textbook shapes: 8 heads on (10, 64) give (10, 64) and weights (8, 10, 10)"""
     for entry in doc.shapes():
         if entry["call"] != "multi_head_self_attention":
@@ -104,17 +113,20 @@ def test_mhsa_document_shapes(impl, rng):
         X = normal(rng, tuple(entry["input"]))
         W = [normal(rng, (d, d)) / np.sqrt(d) for _ in range(4)]
         call = mhsa_call(X, W, sizes["n_heads"])
+        expected = ref.multihead.multi_head_self_attention(X, *W, sizes["n_heads"])
         got = expect_tuple(impl.multihead.multi_head_self_attention(X, *W, sizes["n_heads"]), call=call,
                            names=("output", "weights"))
-        expect_array(got[0], call=call + " output", shape=tuple(entry["output"]))
-        weights = expect_array(got[1], call=call + " weights", shape=tuple(entry["weights"]))
-        expect_close(weights.sum(axis=-1), np.ones(weights.shape[:-1]), call=call, what="weights summed over the keys")
+        expect_array(got[0], call=call + " output", shape=tuple(entry["output"]), origin=expected[0])
+        expect_array(got[1], call=call + " weights", shape=tuple(entry["weights"]), origin=expected[1])
+        expect_pair(got, expected, call=call)                   # the right shapes holding the right values
 
 
 @check(points=1, task=3, visibility="hidden")
-def test_mhsa_rejects_indivisible(impl, rng):
+def test_mhsa_rejects_indivisible(impl, ref, rng):
     """multi_head_self_attention raises ValueError when d_model is not divisible by n_heads"""
     X = normal(rng, (3, 6))
     W = [normal(rng, (6, 6)) for _ in range(4)]
+    expect_pair(impl.multihead.multi_head_self_attention(X, *W, 2), ref.multihead.multi_head_self_attention(X, *W, 2),
+                call=mhsa_call(X, W, 2))                        # a valid call must work before errors score
     expect_value_error(lambda: impl.multihead.multi_head_self_attention(X, *W, 4), call=mhsa_call(X, W, 4),
                        why="d_model=6 is not divisible by n_heads=4")

@@ -61,30 +61,38 @@ def test_rope_matches_reference(impl, ref, rng):
 
 
 @check(points=3, task=2)
-def test_rope_relative_positions(impl, rng):
-    """RoPE keeps lengths, leaves position 0 unchanged, and q.k depends only on the distance between positions"""
+def test_rope_relative_positions(impl, ref, rng):
+    """RoPE keeps lengths, leaves position 0 unchanged, q.k depends only on the distance; positions > 0 turn"""
     q, k = normal(rng, (1, 8)), normal(rng, (1, 8))
-    call_q = call_text("apply_rope", arg("x", np.repeat(q, 3, axis=0)), "positions=[0, 5, 12]")
-    rotated_q = expect_array(impl.positional.apply_rope(np.repeat(q, 3, axis=0), positions=np.array([0, 5, 12])),
-                             call=call_q, shape=(3, 8))
-    expect_close(rotated_q[:1], q, call=call_q, what="row at position 0 (a rotation by 0 changes nothing)")
-    norms = np.linalg.norm(np.asarray(rotated_q, dtype=np.float64), axis=-1)
-    expect_close(norms, np.full(3, np.linalg.norm(q)), call=call_q, what="row lengths (a rotation keeps lengths)")
-    call_k = call_text("apply_rope", arg("x", np.repeat(k, 3, axis=0)), "positions=[0, 2, 9]")
-    rotated_k = expect_array(impl.positional.apply_rope(np.repeat(k, 3, axis=0), positions=np.array([0, 2, 9])),
-                             call=call_k, shape=(3, 8))
-    scores = np.asarray(rotated_q) @ np.asarray(rotated_k).T
+    rotated, expected, calls = [], [], []
+    for x, positions in ((q, np.array([0, 5, 12])), (k, np.array([0, 2, 9]))):
+        rows = np.repeat(x, 3, axis=0)
+        call = call_text("apply_rope", arg("x", rows), f"positions={positions.tolist()}")
+        expected.append(ref.positional.apply_rope(rows, positions=positions))
+        got = expect_array(impl.positional.apply_rope(rows, positions=positions), call=call, shape=(3, 8),
+                           origin=expected[-1])
+        expect_close(got[:1], x, call=call, what="row at position 0 (a rotation by 0 changes nothing)")
+        norms = np.linalg.norm(np.asarray(got, dtype=np.float64), axis=-1)
+        expect_close(norms, np.full(3, np.linalg.norm(x)), call=call, what="row lengths (a rotation keeps lengths)")
+        rotated.append(got)
+        calls.append(call)
+    scores = np.asarray(rotated[0]) @ np.asarray(rotated[1]).T
     # (q at 5).(k at 2) and (q at 12).(k at 9) are both 3 apart; (q at 0).(k at 0) vs plain q.k: distance 0
     plain = (q @ k.T).item()
     if not np.isclose(scores[1, 1], scores[2, 2], rtol=1e-7, atol=1e-9) or not np.isclose(scores[0, 0], plain):
         raise CheckFailed(f"apply_rope: rotated q at position 5 . k at 2 gave {scores[1, 1]:.10g} but q at 12 . k "
                           f"at 9 gave {scores[2, 2]:.10g}; expected equal dot products (both 3 positions apart), "
-                          f"and q.k = {(q @ k.T).item():.10g} at positions 0, 0 (got {scores[0, 0]:.10g})")
+                          f"and q.k = {plain:.10g} at positions 0, 0 (got {scores[0, 0]:.10g})")
+    for got, wanted, call in zip(rotated, expected, calls):    # a rotation that does nothing keeps all of the above
+        expect_close(got, wanted, call=call)
 
 
 @check(points=1, task=2, visibility="hidden")
-def test_rope_rejects_odd_dimension(impl):
+def test_rope_rejects_odd_dimension(impl, ref, rng):
     """apply_rope raises ValueError for an odd feature size d"""
+    x = normal(rng, (3, 4))
+    expect_close(impl.positional.apply_rope(x), ref.positional.apply_rope(x),
+                 call=call_text("apply_rope", arg("x", x)))       # a valid call must work before errors score
     for shape in ((3, 5), (2, 4, 1)):
         x = np.ones(shape)
         expect_value_error(lambda x=x: impl.positional.apply_rope(x), call=call_text("apply_rope", arg("x", x)),

@@ -86,3 +86,71 @@ WRONG_AXIS = Mistake(
     hint="Each query shares its attention among the keys: which slices of the weights must sum to 1?",
     patch=((SOFTMAX, "weights = softmax(scores, axis=-2)"),),
 )
+SCORES = "Q @ np.swapaxes(K, -1, -2)"
+MASK_BLOCK = "if mask is not None:\n        " + MASK
+K_TRANSPOSE_BATCHED = Mistake(
+    id="attention_k_transpose_batched",
+    functions=FUNCTIONS,
+    looks_like="K.T reversed every axis of a batched K instead of swapping its last two, so the batch axes of Q "
+               "and K no longer line up",
+    hint="With leading batch axes, which two axes of K have to trade places?",
+    patch=((SCORES, "Q @ K.T"),),
+)
+NP_DOT_BATCHED = Mistake(
+    id="attention_np_dot_batched",
+    functions=FUNCTIONS,
+    looks_like="np.dot paired every batch entry with every other one (a 2-D product applied to batched arrays), "
+               "so the scores grew extra axes",
+    hint="np.dot and the @ operator agree only for 2-D arrays. Which one treats leading axes as a batch?",
+    patch=((SCORES, f"np.dot(Q, {SCORES[4:]})"), (OUTPUT, "output = np.dot(weights, V)")),
+)
+BOOL_MASK_ADDED = Mistake(
+    id="attention_bool_mask_added",
+    functions=FUNCTIONS,
+    looks_like="the boolean mask was added to the scores (allowed keys +1) and no key was removed",
+    hint="Adding a mask only works for a mask of 0 and -inf; this mask is True/False.",
+    patch=((MASK, "scores = scores + mask"),),
+)
+MASK_IGNORED = Mistake(
+    id="attention_mask_ignored",
+    functions=FUNCTIONS,
+    looks_like="the mask was ignored: every query attended to every key",
+    hint="Follow the masked scores: do they reach the softmax?",
+    patch=((MASK, "pass"),),
+)
+ALWAYS_CAUSAL = Mistake(
+    id="attention_always_causal",
+    functions=FUNCTIONS,
+    looks_like="a causal (lower-triangular) mask was applied on every call, also when no mask or another mask "
+               "was given",
+    hint="This function masks only with the mask it is given; causal masking is the caller's choice.",
+    patch=((MASK_BLOCK, "causal = np.tril(np.ones(scores.shape[-2:], dtype=bool))\n"
+                        "    allowed = causal if mask is None else causal & np.asarray(mask, dtype=bool)\n"
+                        "    scores = apply_mask(scores, allowed)"),),
+)
+MASK_LEADING_AXIS = Mistake(
+    id="attention_mask_leading_axis",
+    functions=FUNCTIONS,
+    looks_like="the mask got an extra leading axis, so the results came back with a leading axis of size 1",
+    hint="A (n_q, n_k) mask already broadcasts against any batch; what does an axis added in front do to the "
+         "result's shape?",
+    patch=((MASK, "scores = apply_mask(scores, np.asarray(mask)[None])"),),
+)
+SQRT_PROMOTES_FLOAT32 = Mistake(
+    id="attention_sqrt_promotes_float32",
+    functions=FUNCTIONS,
+    looks_like="float32 inputs gave float64 results: np.sqrt(d_k) is a NumPy float64 scalar, and NumPy 2 promotes "
+               "a float32 array divided by it to float64",
+    hint="A NumPy float64 scalar is not a Python float. Which kind of number keeps float32 arrays float32?",
+    patch=((SCALE, "scores = scores / np.sqrt(d_k)"),),
+)
+FLOAT32_COMPUTE = Mistake(
+    id="attention_float32_compute",
+    functions=FUNCTIONS,
+    looks_like="float64 inputs were computed in float32: the values are right to about 7 digits only",
+    hint="The results should be as precise as the inputs. Which dtype do your intermediate arrays have?",
+    patch=(("Q, K, V = np.asarray(Q), np.asarray(K), np.asarray(V)",
+            "dtype = np.result_type(np.asarray(Q), np.asarray(K), np.asarray(V), 1.0)\n"
+            "    Q, K, V = (np.asarray(a).astype(np.float32) for a in (Q, K, V))"),
+           ("return output, weights", "return output.astype(dtype), weights.astype(dtype)")),
+)

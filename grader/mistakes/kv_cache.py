@@ -43,3 +43,26 @@ DIVIDE_BY_DK = Mistake(
     hint="The decode step must scale exactly as full attention does.",
     patch=((SCALE, "scores = (keys @ q) / q.shape[-1]"),),
 )
+SCALE_D_MODEL = Mistake(
+    id="kv_cache_scale_d_model",
+    functions=FUNCTIONS,
+    looks_like="the decode step's scores were divided by sqrt(d_model) (the width of x_t) instead of sqrt(d_k)",
+    hint="The scale comes from the vectors in the dot product: the query and the cached keys.",
+    patch=(("(1.0 / math.sqrt(q.shape[-1]))", "(1.0 / math.sqrt(x_t.shape[-1]))"),),
+)
+INTEGER_DTYPE = Mistake(
+    id="kv_cache_integer_dtype",
+    functions=("KVCache",),
+    looks_like="integer keys and values were cached as integers (every result in the kit is float; integer input "
+               "gives float64)",
+    hint="Which dtype should the buffers get when the first key is an integer vector?",
+    mutant=(("dtype = np.result_type(k, v, 1.0)", "dtype = np.result_type(k, v)"),),
+)
+ALIASING = Mistake(
+    id="kv_cache_aliasing",
+    functions=("KVCache",),
+    looks_like="the cache kept the caller's arrays: changing k after append changed the cached key",
+    hint="The cache must remember the key as it was when it was appended.",
+    mutant=(("self._length += 1", "self._length += 1\n        self._appended = getattr(self, '_appended', []) + [k]"),
+            ("view = self._keys[: self._length]", "view = np.stack(self._appended).astype(self._keys.dtype)")),
+)

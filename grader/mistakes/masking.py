@@ -84,3 +84,24 @@ APPLY_LARGE_NEGATIVE = Mistake(
     compute=large_negative_fill,
     mutant=((APPLY, "np.where(np.asarray(mask, dtype=bool), scores, -1e9)"),),
 )
+CAUSAL_ADDITIVE_FLOAT = Mistake(
+    id="causal_mask_additive_float",
+    functions=("causal_mask",),
+    looks_like="an additive float mask (0 where allowed, -inf where forbidden) came back instead of a boolean one",
+    hint="In this kit a mask answers 'may this query attend to this key?' with True or False.",
+    patch=((CAUSAL, "np.where(np.tril(np.ones((n, n), dtype=bool)), 0.0, -np.inf)"),),
+)
+APPLY_ADDED = Mistake(
+    id="apply_mask_added",
+    functions=("apply_mask",),
+    looks_like="the boolean mask was added to the scores (allowed scores +1) and nothing was removed",
+    hint="Adding a mask works only for a mask of 0 and -inf. What should a False entry turn its score into?",
+    patch=((APPLY, "scores + np.asarray(mask, dtype=scores.dtype)"),),
+)
+APPLY_MODIFIES_INPUT = Mistake(
+    id="apply_mask_modifies_input",
+    functions=("apply_mask",),
+    looks_like="the caller's scores were overwritten with -inf: apply_mask worked in place",
+    hint="apply_mask is asked for a masked copy; the caller's scores must come back unchanged.",
+    mutant=((APPLY, "np.copyto(scores, -np.inf, where=~np.asarray(mask, dtype=bool)) or scores"),),
+)

@@ -11,6 +11,11 @@ number written instead of ``-inf``) give ``compute(call, got, expected)`` instea
 what the student's value would be if that mistake were the only one (or None), plus a ``mutant``
 patch for their end-to-end test. A mistake with neither is named by a check directly (for
 example from a memory measurement) and only has a ``mutant``.
+
+When the student's code raises, a patch mistake is named when its mistaken reference raises the same
+exception on the same call; ``raises`` adds exceptions a mistake explains although its mistaken
+reference does not raise them (an ``AxisError`` from an axis written into the code, where the
+patch ignores the ``axis`` argument instead): (exception type, regular expression on its message).
 """
 from __future__ import annotations
 
@@ -35,6 +40,7 @@ class Mistake:
     patch: Replacements = ()
     compute: Callable[[Any, Any, Any], Any] | None = None
     mutant: Replacements = ()
+    raises: tuple[tuple[str, str], ...] = ()
 
     @property
     def mutant_patch(self) -> Replacements:

@@ -60,3 +60,27 @@ MASK_NOT_APPLIED = Mistake(
          "the softmax.",
     patch=((ATTEND, "heads, weights = scaled_dot_product_attention(Q, K, V)"),),
 )
+HARD_CODED_AXES = Mistake(
+    id="split_heads_hard_coded_axes",
+    functions=("split_heads", MHSA),
+    looks_like="the axes were written for a (batch, n, d_model) input only, so an input with another number of "
+               "leading axes failed",
+    hint="The docstring allows any number of leading axes. Can you name the axes from the end instead?",
+    patch=(("*batch, n, d_model = X.shape", "B, n, d_model = X.shape\n    batch = [B]"),),
+)
+MASK_LEADING_AXIS = Mistake(
+    id="multihead_mask_leading_axis",
+    functions=(MHSA,),
+    looks_like="the mask's head axis was added in front of it, so a batched (B, n, n) mask lined up its batch "
+               "axis with the heads",
+    hint="The head axis sits right before the (n, n) axes; for a batched mask, where does a new axis of size 1 go?",
+    patch=(("mask = np.expand_dims(mask, -3)", "mask = mask[None]"),),
+)
+SQRT_PROMOTES_FLOAT32 = Mistake(
+    id="multihead_sqrt_promotes_float32",
+    functions=(MHSA,),
+    looks_like="float32 inputs gave float64 results: np.sqrt(d_head) is a NumPy float64 scalar, and NumPy 2 "
+               "promotes a float32 array divided by it to float64",
+    hint="A NumPy float64 scalar is not a Python float. Which kind of number keeps float32 arrays float32?",
+    patch=((ATTEND, "heads, weights = scaled_dot_product_attention(Q / np.sqrt(1.0), K, V, mask)  # float64 now"),),
+)

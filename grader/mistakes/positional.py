@@ -77,3 +77,40 @@ POSITIONS_IGNORED = Mistake(
     hint="When positions are given, row r sits at position positions[r], not r.",
     patch=(("if positions is None:\n        positions = np.arange(n)", "positions = np.arange(n)"),),
 )
+TWO_I = "two_i = np.arange(0, d_model, 2, dtype=np.float64)"
+EXPONENT_4I = Mistake(
+    id="sinusoidal_exponent_4i",
+    functions=("sinusoidal_encoding",),
+    looks_like="the frequencies fall too fast: the exponent was 4i/d_model, the even column index doubled once more",
+    hint="Is your i the pair number or the column number? The exponent uses the even column number over d_model.",
+    patch=((TWO_I, "two_i = 2 * np.arange(0, d_model, 2, dtype=np.float64)"),),
+)
+POWER_OF_RATIO = Mistake(
+    id="sinusoidal_power_of_ratio",
+    functions=("sinusoidal_encoding",),
+    looks_like="the angle was (p/10000)**(2i/d_model) instead of p / 10000**(2i/d_model)",
+    hint="Which part of the formula is raised to the power: the position, or only 10000?",
+    patch=((ANGLES, "angles = (positions / 10000.0) ** (two_i / d_model)"),),
+)
+ROW0_ZERO = Mistake(
+    id="sinusoidal_row0_zero",
+    functions=("sinusoidal_encoding",),
+    looks_like="position 0 was left as a row of zeros, where sin(0), cos(0), sin(0), ... gives 0, 1, 0, 1",
+    hint="At position 0 every angle is 0. What are sin(0) and cos(0)?",
+    patch=(("    return encoding\n", "    encoding[0] = 0.0\n    return encoding\n"),),
+)
+ODD_LAST_COLUMN_ZERO = Mistake(
+    id="sinusoidal_odd_last_column_zero",
+    functions=("sinusoidal_encoding",),
+    looks_like="with an odd d_model the last column (a sin column) was left at zero",
+    hint="With an odd d_model the last column has no cos partner, but it is still a sin column.",
+    patch=(("    return encoding\n", "    if d_model % 2:\n        encoding[:, -1] = 0.0\n    return encoding\n"),),
+)
+FLOAT32_TABLES = Mistake(
+    id="rope_float32_tables",
+    functions=("apply_rope",),
+    looks_like="the cos/sin tables were computed in float32, so float64 inputs were rotated with float32 angles",
+    hint="The angle p * base**(-2i/d) grows with p; how many digits of it survive in float32?",
+    patch=(("cos, sin = np.cos(theta).astype(x.dtype), np.sin(theta).astype(x.dtype)",
+            "theta = theta.astype(np.float32)\n    cos, sin = np.cos(theta), np.sin(theta)"),),
+)

@@ -21,6 +21,7 @@ WRONG_AXIS = Mistake(
     looks_like="the slices that sum to 1 run along the last axis, whatever `axis` was given",
     hint="Which slices must sum to 1? Every reduction has to run along the axis you were asked for.",
     patch=((ROW_MAX, "axis = -1\n    " + ROW_MAX),),
+    raises=(("AxisError", r"axis -?\d+ is out of bounds"), ("TypeError", r"unexpected keyword argument 'axis'")),
 )
 NO_MAX_SUBTRACTION = Mistake(
     id="softmax_no_max_subtraction",
@@ -53,4 +54,19 @@ GLOBAL_SUM = Mistake(
     looks_like="every entry was divided by the total of the whole array, so only the whole array sums to 1",
     hint="Each slice along `axis` must sum to 1 by itself.",
     patch=(("totals = np.sum(exps, axis=axis, keepdims=True)", "totals = np.sum(exps)"),),
+)
+MODIFIES_INPUT = Mistake(
+    id="softmax_modifies_input",
+    functions=FUNCTIONS,
+    looks_like="the caller's array was overwritten: softmax worked in place on its input",
+    hint="The caller may still need its scores after the call. Where do your intermediate results live?",
+    mutant=(("exps = np.exp(x - row_max)", "x -= row_max\n    exps = np.exp(x, out=x)"),),
+)
+FLOAT32_COMPUTE = Mistake(
+    id="softmax_float32_compute",
+    functions=FUNCTIONS,
+    looks_like="a float64 input was computed in float32: the values are right to about 7 digits only",
+    hint="The result should be as precise as the input. Which dtype do your intermediate arrays have?",
+    patch=((ROW_MAX, "dtype, x = x.dtype, x.astype(np.float32)\n    " + ROW_MAX),
+           (DIVIDE, DIVIDE + ".astype(dtype)")),
 )

@@ -90,3 +90,25 @@ FULL_MATRIX = Mistake(
     mutant=((KEYS, "key_index = np.arange(n_k)[None, :] <= query_index  # a full (n_q, n_k) mask\n"
                    "            " + KEYS),),
 )
+SQRT_PROMOTES_FLOAT32 = Mistake(
+    id="tiled_sqrt_promotes_float32",
+    functions=FUNCTIONS,
+    looks_like="float32 inputs gave float64 results: 1 / np.sqrt(d_k) is a NumPy float64 scalar, and NumPy 2 "
+               "promotes the float32 scores multiplied by it to float64",
+    hint="A NumPy float64 scalar is not a Python float. Which kind of number keeps float32 arrays float32?",
+    patch=((SCALE, "scale = 1.0 / np.sqrt(d_k)"), ("scores *= scale", "scores = scores * scale"),
+           ("running_out += weights @ V[start:stop]", "running_out = running_out + weights @ V[start:stop]"),
+           ("running_sum += weights.sum(axis=1)", "running_sum = running_sum + weights.sum(axis=1)")),
+)
+FLOAT32_ACCUMULATION = Mistake(
+    id="tiled_float32_accumulation",
+    functions=FUNCTIONS,
+    looks_like="the running max, sum and output were kept in float32, so float64 inputs lost precision",
+    hint="Which dtype do your running max, sum and output start with?",
+    patch=(("dtype = np.result_type(Q, K, V, 1.0)",
+            "result_dtype = np.result_type(Q, K, V, 1.0)\n"
+            "    dtype = np.float32  # the running buffers, whatever the inputs"),
+           ("return np.divide(running_out, denominator, out=running_out, where=denominator > 0)",
+            "return np.divide(running_out, denominator, out=running_out,\n"
+            "                     where=denominator > 0).astype(result_dtype)")),
+)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ..compare import restate
 from . import errors
 from .wire import Handle
 
@@ -126,7 +127,7 @@ class FunctionProxy:
         self._name = name
 
     def __call__(self, *args, **kwargs):
-        call = f"{self._name}()"
+        call = restate(self._name, args, kwargs)  # the call restated with its argument shapes
         value = self._transport.request("call", {"module": self._module, "name": self._name},
                                         unwrap(args), {k: unwrap(v) for k, v in kwargs.items()}, call=call)
         return wrap(self._transport, value, self._name)

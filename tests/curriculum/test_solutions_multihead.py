@@ -113,6 +113,22 @@ def test_one_mask_for_every_head_and_padding_mask_broadcasts():
         np.testing.assert_allclose(weights[b], want[1], rtol=1e-12, atol=1e-15)
 
 
+@pytest.mark.parametrize("batch", [(), (2,)])
+def test_one_dimensional_key_mask(batch):
+    """A (n,) mask over the keys broadcasts to (..., n, n), as the docstring allows: the same for every query and head."""
+    rng = np.random.default_rng(11)
+    n, d_model, n_heads = 5, 6, 3
+    X = rng.standard_normal((*batch, n, d_model))
+    W_Q, W_K, W_V, W_O = (rng.standard_normal((d_model, d_model)) for _ in range(4))
+    keys = np.array([True, False, True, True, False])
+    out, weights = multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, keys)
+    assert out.shape == (*batch, n, d_model) and weights.shape == (*batch, n_heads, n, n)
+    np.testing.assert_array_equal(weights[..., ~keys], 0)
+    want = multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, np.broadcast_to(keys, (n, n)))
+    np.testing.assert_allclose(out, want[0], rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(weights, want[1], rtol=1e-12, atol=1e-15)
+
+
 def test_single_head_equals_self_attention_then_W_O():
     from solutions.attention import self_attention
 
