@@ -25,8 +25,11 @@ differs from the reference's output at the pass tolerance (a mistake that change
 explains nothing), or, when the student's values are right and only the dtype is wrong, when its
 output has the student's dtype.
 
-Values are judged before dtype: a wrong value is reported as such even when its dtype is wrong too.
-A wrong shape or dtype carries the student's value as well, so that it can be diagnosed.
+Values and dtypes are judged apart: :func:`expect_close` compares shapes and values only (unless a
+check asks for a dtype), and each exercise scores its results' dtypes in a check of its own
+(``grader.checks.common.expect_dtypes``: the right values in the right dtype), so a dtype problem
+neither hides a wrong value nor costs the value points. A wrong shape or dtype carries the student's value as well, so that it can be
+diagnosed; a dtype failure (``dtype_only``) is explained only by a mistake that gives the student's dtype.
 """
 from __future__ import annotations
 
@@ -47,16 +50,18 @@ class CheckFailed(AssertionError):
 
     ``diagnosis`` is a classic mistake the check named itself; otherwise ``grader.diagnosis``
     looks for one from ``got``, ``expected`` and ``origin`` (the ``ref`` result ``expected``
-    stands for; ``expected`` itself when None). ``what`` names the part ("weights").
+    stands for; ``expected`` itself when None). ``what`` names the part ("weights"); ``dtype_only``
+    marks a failure of the dtype alone.
     """
 
     def __init__(self, message: str, diagnosis: Mistake | None = None, *, got: Any = None, expected: Any = None,
-                 origin: Any = None, what: str = ""):
+                 origin: Any = None, what: str = "", dtype_only: bool = False):
         super().__init__(message)
         self.message = message
         self.diagnosis = diagnosis
         self.got, self.expected, self.what = got, expected, what
         self.origin = expected if origin is None else origin
+        self.dtype_only = dtype_only  # the values were not judged: only the dtype is wrong
 
 
 def describe(value: Any) -> str:
@@ -119,9 +124,10 @@ def expect_array(got: Any, *, call: str, shape: tuple | None = None, dtype: Any 
         raise CheckFailed(f"{call} returned shape {got.shape}; expected {tuple(shape)}", got=got, origin=origin,
                           expected=origin, what=what)
     if dtype is not None and got.dtype != np.dtype(dtype):
-        raise CheckFailed(f"{call} returned dtype {got.dtype}; expected {np.dtype(dtype)} "
-                          "(results keep the input's float dtype; integer input gives float64)",
-                          got=got, origin=origin, expected=origin, what=what)
+        why = ("a mask is True where a query may attend" if np.dtype(dtype) == np.bool_ else
+               "results keep the input's float dtype; integer input gives float64")
+        raise CheckFailed(f"{call} returned dtype {got.dtype}; expected {np.dtype(dtype)} ({why})",
+                          got=got, origin=origin, expected=origin, what=what, dtype_only=True)
     return got
 
 
@@ -170,11 +176,13 @@ def diagnostic_tolerance(got: np.ndarray, candidate: np.ndarray) -> tuple[float,
     return max(t[0] for t in tolerances), max(t[1] for t in tolerances)
 
 
-def explains(got: np.ndarray, candidate: Any, reference: Any) -> bool:
+def explains(got: np.ndarray, candidate: Any, reference: Any, dtype_only: bool = False) -> bool:
     """True when a mistake's output ``candidate`` accounts for the student's ``got`` (module docstring)."""
     if not resembles(got, candidate):
         return False
     candidate, reference = np.asarray(candidate), np.asarray(reference)
+    if dtype_only and candidate.dtype != got.dtype:
+        return False
     rtol, atol = tolerance_for(reference.dtype)
     if got.dtype != reference.dtype and matches(got, reference, rtol, atol):  # right values, wrong dtype
         return candidate.dtype == got.dtype
@@ -194,12 +202,13 @@ def resembles(got: Any, candidate: Any) -> bool:
 
 
 def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", rtol: float | None = None,
-                 atol: float | None = None, dtype: Any = "same", origin: Any = None) -> np.ndarray:
-    """Fail unless ``got`` is an array of ``expected``'s shape (and dtype) whose values are close.
+                 atol: float | None = None, dtype: Any = None, origin: Any = None) -> np.ndarray:
+    """Fail unless ``got`` is an array of ``expected``'s shape whose values are close (and, when asked, of ``dtype``).
 
     ``what`` names the part of a tuple result ("weights"). ``origin`` is the ``ref`` result a
     printed ``expected`` stands for (computed from the same inputs), so a wrong value can still
-    be traced to its reference call and diagnosed. Values are judged before the dtype.
+    be traced to its reference call and diagnosed. ``dtype="same"`` also asks for ``expected``'s dtype (after
+    the values); by default the dtype is left to the exercise's dtype check.
     """
     label = f"{call} {what}".rstrip() if what else call
     origin = expected if origin is None else origin

@@ -168,9 +168,9 @@ class Session:
             return None
         call, path = found
         with np.errstate(all="ignore"):
-            return self._first_match(call, path, got)
+            return self._first_match(call, path, got, failure.dtype_only)
 
-    def _first_match(self, call: Call, path: tuple, got: np.ndarray) -> Mistake | None:
+    def _first_match(self, call: Call, path: tuple, got: np.ndarray, dtype_only: bool = False) -> Mistake | None:
         """The first mistake that explains ``got`` (a mistake that makes no difference on this input
         explains nothing, e.g. float32 rounding)."""
         reference = _part(call.result, path)
@@ -182,7 +182,7 @@ class Session:
                     candidate = _part(self._mistaken(mistake, call), path)
             except Exception:  # a mistake undefined for this input is no diagnosis, never a grader error
                 continue
-            if explains(got, candidate, reference):
+            if explains(got, candidate, reference, dtype_only):
                 return mistake
         return None
 

@@ -2,9 +2,11 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import expect_pair, normal
+from grader.checks.common import expect_dtypes, expect_pair, normal
 from grader.checks.marks import check
-from grader.compare import CheckFailed, arg, call_text, expect_close
+from grader.compare import arg, call_text, expect_close
+
+INTEGER_QKV = (np.array([[1, 0], [0, 1], [1, 1]]), np.array([[1, 2], [0, 1]]), np.array([[3, 1, 0], [0, 2, 1]]))
 
 
 def sdpa_call(Q, K, V, mask=None):
@@ -20,12 +22,15 @@ def check_sdpa(impl, ref, Q, K, V, mask=None, call=None):
 
 @check(points=4, task=1)
 def test_sdpa_matches_reference(impl, ref, rng):
-    """scaled_dot_product_attention matches the reference (n_q != n_k, d_v != d_k, batches, float32)"""
+    """scaled_dot_product_attention matches the reference (n_q != n_k, d_v != d_k, batches, float32, integers, lists)"""
     shapes = (((4, 8), (4, 8), (4, 8), np.float64), ((3, 6), (5, 6), (5, 2), np.float64),
               ((2, 3, 4, 8), (2, 3, 6, 8), (2, 3, 6, 5), np.float32), ((3, 4), (7, 4), (7, 3), np.float32))
     for q, k, v, dtype in shapes:
         Q, K, V = normal(rng, q, dtype, 1.5), normal(rng, k, dtype, 1.5), normal(rng, v, dtype)
         check_sdpa(impl, ref, Q, K, V)
+    Q, K, V = INTEGER_QKV
+    check_sdpa(impl, ref, Q, K, V)
+    check_sdpa(impl, ref, Q.tolist(), K.tolist(), V.tolist())
 
 
 @check(points=3, task=1)
@@ -62,21 +67,22 @@ def test_sdpa_document_values(impl, ref):
                 atol=printed["weights"].atol, rtol=0, origin=origin)
 
 
-@check(points=1, task=1, visibility="hidden")
-def test_sdpa_integer_and_list_input(impl, ref):
-    """scaled_dot_product_attention of integer arrays or lists returns float64"""
-    Q = np.array([[1, 0], [0, 1], [1, 1]])
-    K = np.array([[1, 2], [0, 1]])
-    V = np.array([[3, 1, 0], [0, 2, 1]])
-    for args in ((Q, K, V), (Q.tolist(), K.tolist(), V.tolist())):
+@check(points=1, task=2, visibility="hidden")
+def test_attention_dtypes(impl, ref, rng):
+    """attention keeps float32 float32 and returns float64 for integer arrays or lists"""
+    Q, K, V = INTEGER_QKV
+    cases = [tuple(normal(rng, shape, np.float32) for shape in ((3, 4), (5, 4), (5, 2))), (Q, K, V),
+             (Q.tolist(), K.tolist(), V.tolist())]
+    for args in cases:
         expected = ref.attention.scaled_dot_product_attention(*args)
         call = call_text("scaled_dot_product_attention", *(arg(n, a) for n, a in zip("QKV", args)))
-        got = impl.attention.scaled_dot_product_attention(*args)
-        expect_pair(got, expected, call=call)
-        for part, name in ((0, "output"), (1, "weights")):
-            if got[part].dtype != np.float64:
-                raise CheckFailed(f"{call} {name} returned dtype {got[part].dtype}; expected float64 "
-                                  "(integer input gives float64)")
+        expect_dtypes(impl.attention.scaled_dot_product_attention(*args), expected, call=call)
+    for dtype in (np.float32, int):
+        X = (normal(rng, (4, 3)) * 3).astype(dtype)
+        W = [(normal(rng, (3, d)) * 2).astype(dtype) for d in (2, 2, 3)]
+        expected = ref.attention.self_attention(X, *W)
+        call = call_text("self_attention", arg("X", X), *(arg(n, w) for n, w in zip(("W_Q", "W_K", "W_V"), W)))
+        expect_dtypes(impl.attention.self_attention(X, *W), expected, call=call)
 
 
 @check(points=2, task=2)

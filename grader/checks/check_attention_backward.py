@@ -2,12 +2,14 @@
 attention, against the reference and against central finite differences."""
 import numpy as np
 
-from grader.checks.common import normal
+from grader.checks.common import expect_dtypes, normal
 from grader.checks.marks import check
 from grader.compare import arg, call_text, expect_close, expect_tuple
 
 STEP, AGREEMENT = 1e-6, 1e-6      # central differences in float64: exact to about 1e-9 at this step
 GRADIENTS = ("dQ", "dK", "dV")
+INTEGER_ARGS = (np.array([[1, 0], [0, 1], [1, 1]]), np.array([[1, 2], [0, 1]]), np.array([[3, 1, 0], [0, 2, 1]]),
+                np.array([[1, 0, 0], [0, 1, 0], [1, 1, 1]]))
 
 
 def backward_call(Q, K, V, dO, mask=None):
@@ -81,13 +83,14 @@ def test_softmax_backward_saturated(impl, ref, rng):
 
 @check(points=4, task=2)
 def test_attention_backward_matches_reference(impl, ref, rng):
-    """attention_backward returns (dQ, dK, dV) of sum(dO * attention output) (n_q != n_k, batches, float32)"""
+    """attention_backward returns (dQ, dK, dV) of sum(dO * attention output) (n_q != n_k, batches, float32, ints)"""
     # the first case has n_q == n_k, where a missing transpose still gives the right shapes
     for q, k, v, dtype in (((5, 4), (5, 4), (5, 3), np.float64), ((3, 6), (7, 6), (7, 2), np.float64),
                            ((2, 3, 4, 8), (2, 3, 6, 8), (2, 3, 6, 5), np.float64),
                            ((2, 4, 4), (2, 4, 4), (2, 4, 3), np.float32)):
         Q, K, V = normal(rng, q, dtype, 1.5), normal(rng, k, dtype, 1.5), normal(rng, v, dtype)
         check_backward(impl, ref, Q, K, V, normal(rng, (*q[:-1], v[-1]), dtype))
+    check_backward(impl, ref, *INTEGER_ARGS)
 
 
 @check(points=3, task=2)
@@ -128,8 +131,14 @@ def test_attention_backward_finite_differences(impl, ref, rng):
 
 
 @check(points=1, task=2, visibility="hidden")
-def test_attention_backward_integer_input(impl, ref):
-    """attention_backward of integer arrays returns float64 gradients"""
-    Q, K = np.array([[1, 0], [0, 1], [1, 1]]), np.array([[1, 2], [0, 1]])
-    V, dO = np.array([[3, 1, 0], [0, 2, 1]]), np.array([[1, 0, 0], [0, 1, 0], [1, 1, 1]])
-    check_backward(impl, ref, Q, K, V, dO)              # float64 expected: the dtype is compared too
+def test_attention_backward_dtypes(impl, ref, rng):
+    """the gradients keep float32, and integer arrays give float64 gradients"""
+    y, dy = ref.softmax.softmax(normal(rng, (3, 4), np.float32)), normal(rng, (3, 4), np.float32)
+    expected = ref.attention_backward.softmax_backward(y, dy)
+    expect_dtypes(impl.attention_backward.softmax_backward(y, dy), expected,
+                  call=call_text("softmax_backward", arg("y", y), arg("dy", dy)))
+    Q, K, V, dO = (normal(rng, shape, np.float32) for shape in ((3, 2), (4, 2), (4, 3), (3, 3)))
+    for args in ((Q, K, V, dO), INTEGER_ARGS):
+        expected = ref.attention_backward.attention_backward(*args)
+        expect_dtypes(impl.attention_backward.attention_backward(*args), expected, call=backward_call(*args),
+                      names=GRADIENTS)

@@ -1,11 +1,13 @@
 """Checks for exercise ``cross_attention``: queries from one sequence, keys and values from another."""
 import numpy as np
 
-from grader.checks.common import expect_pair, normal
+from grader.checks.common import expect_dtypes, expect_pair, normal
 from grader.checks.marks import check
 from grader.compare import arg, call_text
 
 NAMES = ("X", "Z", "W_Q", "W_K", "W_V", "key_padding_mask")
+INTEGER_ARGS = (np.array([[1, 0, 2], [0, 1, 1]]), np.array([[1, 1], [0, 2], [2, 0], [1, 0]]),
+                np.array([[1, 0], [0, 1], [1, 1]]), np.array([[0, 1], [1, 0]]), np.array([[1, 2, 0], [0, 1, 1]]))
 
 
 def cross_call(*args):
@@ -25,7 +27,7 @@ def projections(rng, d_x, d_z, d_k, d_v, dtype=np.float64):
 
 @check(points=4, task=1)
 def test_cross_matches_reference(impl, ref, rng):
-    """cross_attention matches the reference: n_q != n_kv, d_x != d_z, d_k != d_v, batches, float32"""
+    """cross_attention matches the reference: n_q != n_kv, d_x != d_z, d_k != d_v, batches, float32, integers, lists"""
     # (batch, n_q, n_kv, d_x, d_z, d_k, d_v, dtype); the first case has n_q == n_kv and d_x == d_z, so a
     # mix-up of X and Z still has the right shape and can be recognised
     for batch, n_q, n_kv, d_x, d_z, d_k, d_v, dtype in (((), 5, 5, 6, 6, 4, 3, np.float64),
@@ -34,6 +36,8 @@ def test_cross_matches_reference(impl, ref, rng):
                                                          ((2, 3), 4, 5, 6, 3, 2, 5, np.float32)):
         X, Z = normal(rng, (*batch, n_q, d_x), dtype, 1.5), normal(rng, (*batch, n_kv, d_z), dtype, 1.5)
         check_cross(impl, ref, X, Z, *projections(rng, d_x, d_z, d_k, d_v, dtype))
+    check_cross(impl, ref, *INTEGER_ARGS)
+    check_cross(impl, ref, *(a.tolist() for a in INTEGER_ARGS))
 
 
 @check(points=3, task=1)
@@ -72,9 +76,10 @@ def test_cross_no_real_token(impl, ref, rng):
 
 
 @check(points=1, task=1, visibility="hidden")
-def test_cross_integer_and_list_input(impl, ref):
-    """cross_attention of integer arrays or lists returns float64"""
-    X, Z = np.array([[1, 0, 2], [0, 1, 1]]), np.array([[1, 1], [0, 2], [2, 0], [1, 0]])
-    W_Q, W_K, W_V = np.array([[1, 0], [0, 1], [1, 1]]), np.array([[0, 1], [1, 0]]), np.array([[1, 2, 0], [0, 1, 1]])
-    for args in ((X, Z, W_Q, W_K, W_V), tuple(a.tolist() for a in (X, Z, W_Q, W_K, W_V))):
-        check_cross(impl, ref, *args)                       # float64 expected: the dtype is compared too
+def test_cross_attention_dtypes(impl, ref, rng):
+    """cross_attention keeps float32 and returns float64 for integer arrays or lists"""
+    X, Z = normal(rng, (2, 3), np.float32), normal(rng, (4, 2), np.float32)
+    cases = ((X, Z, *projections(rng, 3, 2, 2, 3, np.float32)), INTEGER_ARGS, tuple(a.tolist() for a in INTEGER_ARGS))
+    for args in cases:
+        expected = ref.cross_attention.cross_attention(*args)
+        expect_dtypes(impl.cross_attention.cross_attention(*args), expected, call=cross_call(*args))

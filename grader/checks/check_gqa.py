@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from grader.checks.common import expect_pair, expect_value_error, normal
+from grader.checks.common import expect_dtypes, expect_pair, expect_value_error, normal
 from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_close
 from grader.mistakes.gqa import cache_mistake
@@ -45,7 +45,7 @@ def test_repeat_kv_matches_reference(impl, ref, rng):
     expect_close(impl.gqa.repeat_kv(x, 2), ref.gqa.repeat_kv(x, 2), call=call_text("repeat_kv", arg("x", x), "n_rep=2"))
 
 
-@check(points=4, task=2)
+@check(points=3, task=2)
 def test_gqa_matches_reference(impl, ref, rng):
     """grouped_query_attention matches the reference (groups of 2, 3 and 4 query heads, batches, masks, float32)"""
     causal = np.tril(np.ones((5, 5), dtype=bool))
@@ -89,6 +89,19 @@ def test_gqa_rejects_indivisible(impl, ref, rng):
         W = [normal(rng, (d_model, d)) for d in (d_model, d_kv, d_kv, d_model)]
         expect_value_error(lambda X=X, W=W, h=n_heads, g=n_kv_heads: impl.gqa.grouped_query_attention(X, *W, h, g),
                            call=gqa_call(X, W, n_heads, n_kv_heads), why=why)
+
+
+@check(points=1, task=2, visibility="hidden")
+def test_gqa_dtypes(impl, ref, rng):
+    """repeat_kv keeps the dtype (integers too); grouped_query_attention keeps float32, integers give float64"""
+    for x in (normal(rng, (2, 3, 4), np.float32), np.arange(24).reshape(2, 3, 4)):
+        expect_dtypes(impl.gqa.repeat_kv(x, 2), ref.gqa.repeat_kv(x, 2),
+                      call=call_text("repeat_kv", arg("x", x), "n_rep=2"))
+    for dtype in (np.float32, int):
+        X, W = gqa_inputs(rng, (3, 8), 4, 2)
+        X, W = (X * 3).astype(dtype), [(w * 3).astype(dtype) for w in W]
+        expected = ref.gqa.grouped_query_attention(X, *W, 4, 2)
+        expect_dtypes(impl.gqa.grouped_query_attention(X, *W, 4, 2), expected, call=gqa_call(X, W, 4, 2))
 
 
 @check(points=3, task=3)

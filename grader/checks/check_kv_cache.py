@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import normal
+from grader.checks.common import expect_dtypes, normal
 from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes import kv_cache as mistakes
@@ -29,11 +29,12 @@ def decode_all(impl, cache, X, W, start=0):
     return np.stack(rows)
 
 
-def check_decoding(impl, ref, X, W, start: int, context: str) -> None:
+def check_decoding(impl, ref, X, W, start: int, context: str):
     """Decode tokens start .. n-1 with the student's and the reference's decode_step side by side.
 
     Both caches first get the keys and values of tokens 0 .. start-1; each step's output is
-    compared with the reference's, so the first wrong step is the one reported.
+    compared with the reference's, so the first wrong step is the one reported. Returns the
+    student's cache.
     """
     K, V = X @ W[1], X @ W[2]
     caches = impl.kv_cache.KVCache(), ref.kv_cache.KVCache()
@@ -44,6 +45,7 @@ def check_decoding(impl, ref, X, W, start: int, context: str) -> None:
         expected = ref.kv_cache.decode_step(X[t], *W, caches[1])
         call = f"{step_call(X, W, t)} (step {t + 1}, {context})"
         expect_close(impl.kv_cache.decode_step(X[t], *W, caches[0]), expected, call=call)
+    return caches[0]
 
 
 @check(points=2, task=1)
@@ -57,26 +59,38 @@ def test_kvcache_append_and_read(impl, rng):
         expect_len(cache, t + 1, f"{t + 1} appends")
     expect_close(cache.keys, keys, call="cache.keys after 3 appends of k of shape (4,)")
     expect_close(cache.values, values, call="cache.values after 3 appends of v of shape (2,)")
-
-
-@check(points=1, task=1)
-def test_kvcache_integer_input(impl):
-    """KVCache given integer keys and values (a list, then an int array) holds them as float64"""
     cache = impl.kv_cache.KVCache()
     cache.append([1, 2], [3])
     cache.append(np.array([0, 5]), np.array([-1]))
     appended = "after append([1, 2], [3]) and append of int"
+    expect_close(cache.keys, np.array([[1.0, 2.0], [0.0, 5.0]]), call=f"cache.keys {appended} k [0, 5]")
+    expect_close(cache.values, np.array([[3.0], [-1.0]]), call=f"cache.values {appended} v [-1]")
+
+
+@check(points=1, task=1)
+def test_kv_cache_dtypes(impl, ref, rng):
+    """KVCache holds integer keys and values as float64 and keeps float32; decode_step keeps float32"""
+    cache = impl.kv_cache.KVCache()
+    cache.append([1, 2], [3])
+    cache.append(np.array([0, 5]), np.array([-1]))
     for name, expected in (("keys", np.array([[1.0, 2.0], [0.0, 5.0]])), ("values", np.array([[3.0], [-1.0]]))):
-        call = f"cache.{name} {appended} {'k [0, 5]' if name == 'keys' else 'v [-1]'}"
-        got = expect_close(getattr(cache, name), expected, call=call, dtype=None)
+        call = f"cache.{name} after append([1, 2], [3]) and append of int k [0, 5], v [-1]"
+        got = expect_close(getattr(cache, name), expected, call=call)
         if got.dtype != np.float64:
             raise CheckFailed(f"{call} returned dtype {got.dtype}; expected float64 (integer input gives float64)",
                               mistakes.INTEGER_DTYPE if got.dtype.kind in "iub" else None)
+    X = normal(rng, (3, 4), np.float32)
+    W = weights_for(rng, 4, 3, 2, np.float32)
+    caches = impl.kv_cache.KVCache(), ref.kv_cache.KVCache()
+    for t in range(3):
+        expected = ref.kv_cache.decode_step(X[t], *W, caches[1])
+        expect_dtypes(impl.kv_cache.decode_step(X[t], *W, caches[0]), expected, call=f"{step_call(X, W, t)} (float32)")
+    expect_dtypes(caches[0].keys, caches[1].keys, call="cache.keys after 3 float32 decode steps")
 
 
 @check(points=1, task=1, visibility="hidden")
 def test_kvcache_many_appends_float32(impl, rng):
-    """KVCache keeps 40 float32 positions in order (and keeps float32)"""
+    """KVCache keeps 40 float32 positions in order"""
     cache = impl.kv_cache.KVCache()
     keys, values = normal(rng, (40, 3), np.float32), normal(rng, (40, 5), np.float32)
     for t in range(40):
@@ -105,12 +119,11 @@ def test_decode_step_equals_causal_self_attention(impl, ref, rng):
 
 
 @check(points=1, task=2)
-def test_decode_step_fills_the_cache(impl, rng):
-    """after n decode steps the cache holds the n keys X W_K and values X W_V"""
+def test_decode_step_fills_the_cache(impl, ref, rng):
+    """after n decode steps (each returning the right output) the cache holds the n keys X W_K and values X W_V"""
     X = normal(rng, (5, 4))
     W = weights_for(rng, 4, 3, 2)
-    cache = impl.kv_cache.KVCache()
-    decode_all(impl, cache, X, W)
+    cache = check_decoding(impl, ref, X, W, 0, f"from KVCache(), X of shape {X.shape}")
     expect_len(cache, 5, "5 decode steps")
     expect_close(cache.keys, X @ W[1], call="cache.keys after 5 decode steps")
     expect_close(cache.values, X @ W[2], call="cache.values after 5 decode steps")

@@ -2,7 +2,7 @@
 its memory (never an n x n array)."""
 import numpy as np
 
-from grader.checks.common import expect_value_error, normal
+from grader.checks.common import expect_dtypes, expect_value_error, normal
 from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes.linear_attention import FULL_MATRIX
@@ -22,14 +22,14 @@ def check_linear(impl, ref, Q, K, V, causal):
 
 @check(points=2, task=1)
 def test_elu_feature_map(impl, ref, rng):
-    """elu_feature_map is x + 1 for x > 0 and exp(x) elsewhere, without overflow for large x, in the input's dtype"""
+    """elu_feature_map is x + 1 for x > 0 and exp(x) elsewhere, without overflow for large x"""
     for x in (np.array([-30.0, -2.0, -0.5, 0.0, 0.5, 3.0, 800.0]), normal(rng, (3, 4, 5), np.float32, 3.0),
               normal(rng, (2, 6), np.float64, 2.0), np.array([[-2, 0, 3]])):
         expect_close(impl.linear_attention.elu_feature_map(x), ref.linear_attention.elu_feature_map(x),
                      call=call_text("elu_feature_map", arg("x", x)))
 
 
-@check(points=4, task=2)
+@check(points=3, task=2)
 def test_linear_matches_reference(impl, ref, rng):
     """linear_attention matches the reference: phi(q_i)^T S / (phi(q_i)^T z + eps) (n_q != n_k, batches, float32)"""
     for q, k, v, dtype in (((5, 4), (5, 4), (5, 3), np.float64), ((3, 6), (7, 6), (7, 2), np.float64),
@@ -57,6 +57,19 @@ def test_linear_causal_needs_equal_lengths(impl, ref, rng):
     K, V = normal(rng, (6, 3)), normal(rng, (6, 2))
     expect_value_error(lambda: impl.linear_attention.linear_attention(Q, K, V, causal=True),
                        call=linear_call(Q, K, V, True), why="a causal query i needs key i: n_q must equal n_k")
+
+
+@check(points=1, task=2, visibility="hidden")
+def test_linear_attention_dtypes(impl, ref, rng):
+    """elu_feature_map and linear_attention keep float32; integers give float64"""
+    for x in (normal(rng, (3, 4), np.float32), np.array([[-2, 0, 3]])):
+        expect_dtypes(impl.linear_attention.elu_feature_map(x), ref.linear_attention.elu_feature_map(x),
+                      call=call_text("elu_feature_map", arg("x", x)))
+    for causal in (False, True):
+        Q, K, V = (normal(rng, (4, 3), np.float32) for _ in range(3))
+        expected = ref.linear_attention.linear_attention(Q, K, V, causal=causal)
+        expect_dtypes(impl.linear_attention.linear_attention(Q, K, V, causal=causal), expected,
+                      call=linear_call(Q, K, V, causal))
 
 
 @check(points=5, task=3)

@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import DTYPES, expect_mask, normal
+from grader.checks.common import DTYPES, expect_dtypes, expect_mask, normal
 from grader.checks.marks import check
 from grader.compare import arg, call_text, expect_close
 
@@ -38,7 +38,8 @@ def test_apply_mask_matches_reference(impl, ref, rng):
     causal = np.tril(np.ones((5, 5), dtype=bool))
     padding = np.arange(6)[None, None, :] < np.array([6, 3])[:, None, None]   # (2, 1, 6), broadcast over queries
     cases = ((normal(rng, (5, 5)), causal), (normal(rng, (2, 4, 6)), padding),
-             (normal(rng, (3, 5, 5), np.float32), causal), (normal(rng, (2, 4, 6), np.float32), padding))
+             (normal(rng, (3, 5, 5), np.float32), causal), (normal(rng, (2, 4, 6), np.float32), padding),
+             (np.arange(25).reshape(5, 5), causal))
     for scores, mask in cases:
         expected = ref.masking.apply_mask(scores, mask)
         call = call_text("apply_mask", arg("scores", scores), arg("mask", mask))
@@ -47,14 +48,16 @@ def test_apply_mask_matches_reference(impl, ref, rng):
 
 
 @check(points=1, task=3, visibility="hidden")
-def test_apply_mask_integer_scores(impl, ref):
-    """apply_mask of integer scores returns float64 (-inf is not an integer)"""
-    scores = np.arange(9).reshape(3, 3)
+def test_masking_dtypes(impl, ref, rng):
+    """masks are boolean; apply_mask keeps float32 and returns float64 for integer scores (-inf is not an int)"""
+    expect_dtypes(impl.masking.causal_mask(4), ref.masking.causal_mask(4), call="causal_mask(4)")
+    expected = ref.masking.padding_mask([2, 3], 3)
+    expect_dtypes(impl.masking.padding_mask([2, 3], 3), expected, call="padding_mask(lengths=[2, 3], max_len=3)")
     mask = np.tril(np.ones((3, 3), dtype=bool))
-    got = impl.masking.apply_mask(scores, mask)
-    expected = ref.masking.apply_mask(scores, mask)
-    expect_close(got, expected, call=call_text("apply_mask", arg("scores", scores), arg("mask", mask)),
-                 dtype=np.float64)
+    for scores in (normal(rng, (3, 3), np.float32), np.arange(9).reshape(3, 3)):
+        expected = ref.masking.apply_mask(scores, mask)
+        call = call_text("apply_mask", arg("scores", scores), arg("mask", mask))
+        expect_dtypes(impl.masking.apply_mask(scores, mask), expected, call=call)
 
 
 @check(points=1, task=3)

@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import expect_pair, expect_value_error, normal
+from grader.checks.common import expect_dtypes, expect_pair, expect_value_error, normal
 from grader.checks.marks import check
 from grader.compare import arg, call_text, expect_array, expect_close, expect_tuple
 
@@ -66,7 +66,7 @@ def test_merge_heads_matches_reference(impl, ref, rng):
                  origin=origin)
 
 
-@check(points=4, task=3)
+@check(points=3, task=3)
 def test_mhsa_matches_reference(impl, ref, rng):
     """multi_head_self_attention matches the reference (batched, masked, float32, integer input)"""
     causal = np.tril(np.ones((6, 6), dtype=bool))
@@ -130,3 +130,19 @@ def test_mhsa_rejects_indivisible(impl, ref, rng):
                 call=mhsa_call(X, W, 2))                        # a valid call must work before errors score
     expect_value_error(lambda: impl.multihead.multi_head_self_attention(X, *W, 4), call=mhsa_call(X, W, 4),
                        why="d_model=6 is not divisible by n_heads=4")
+
+
+@check(points=1, task=3, visibility="hidden")
+def test_multihead_dtypes(impl, ref, rng):
+    """split_heads, merge_heads and multi_head_self_attention keep float32; integer input gives float64"""
+    X = normal(rng, (2, 4, 6), np.float32)
+    expect_dtypes(impl.multihead.split_heads(X, 2), ref.multihead.split_heads(X, 2),
+                  call=call_text("split_heads", arg("X", X), "n_heads=2"))
+    heads = normal(rng, (2, 4, 3), np.float32)
+    expect_dtypes(impl.multihead.merge_heads(heads), ref.multihead.merge_heads(heads),
+                  call=call_text("merge_heads", arg("X", heads)))
+    for dtype in (np.float32, int):
+        X = (normal(rng, (3, 4)) * 3).astype(dtype)
+        W = [(normal(rng, (4, 4)) * 2).astype(dtype) for _ in range(4)]
+        expected = ref.multihead.multi_head_self_attention(X, *W, 2)
+        expect_dtypes(impl.multihead.multi_head_self_attention(X, *W, 2), expected, call=mhsa_call(X, W, 2))

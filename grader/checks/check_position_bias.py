@@ -1,7 +1,7 @@
 """Checks for exercise ``position_bias``: ALiBi slopes and biases, sliding windows, attention with a bias."""
 import numpy as np
 
-from grader.checks.common import expect_mask, expect_pair, expect_value_error, normal
+from grader.checks.common import expect_dtypes, expect_mask, expect_pair, expect_value_error, normal
 from grader.checks.marks import check
 from grader.compare import arg, call_text, expect_close
 
@@ -64,7 +64,7 @@ def test_sliding_window_rejects_empty_window(impl, ref):
                            call=f"sliding_window_mask(4, {window})", why="a window must hold at least one key")
 
 
-@check(points=4, task=4)
+@check(points=3, task=4)
 def test_biased_attention_with_alibi(impl, ref, rng):
     """biased_attention adds the bias after the 1/sqrt(d_k) scaling: ALiBi per head, masks, float32"""
     causal = np.tril(np.ones((6, 6), dtype=bool))
@@ -87,3 +87,17 @@ def test_biased_attention_mask_beats_bias(impl, ref, rng):
     mask = np.array([[True, True, False, False, False], [False] * 5, [True] * 4 + [False], [True] * 4 + [False]])
     check_biased(impl, ref, Q, K, V, bias, mask)
     check_biased(impl, ref, Q, K, V, mask=mask)
+
+
+@check(points=1, task=4, visibility="hidden")
+def test_position_bias_dtypes(impl, ref, rng):
+    """slopes and biases are float64, sliding windows boolean, biased_attention keeps float32"""
+    expect_dtypes(impl.position_bias.alibi_slopes(4), ref.position_bias.alibi_slopes(4), call="alibi_slopes(4)")
+    expect_dtypes(impl.position_bias.alibi_bias(4, 3, 5), ref.position_bias.alibi_bias(4, 3, 5),
+                  call="alibi_bias(4, 3, 5)")
+    expect_dtypes(impl.position_bias.sliding_window_mask(5, 2), ref.position_bias.sliding_window_mask(5, 2),
+                  call="sliding_window_mask(5, 2)")
+    Q, K, V = (normal(rng, (2, 4, 3), np.float32) for _ in range(3))
+    bias = ref.position_bias.alibi_bias(2, 4, 4).astype(np.float32)
+    expected = ref.position_bias.biased_attention(Q, K, V, bias)
+    expect_dtypes(impl.position_bias.biased_attention(Q, K, V, bias), expected, call=biased_call(Q, K, V, bias))

@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import DTYPES, normal
+from grader.checks.common import DTYPES, expect_dtypes, normal
 from grader.checks.marks import check
 from grader.compare import arg, call_text, expect_close
 
@@ -19,18 +19,19 @@ def test_softmax_matches_reference(impl, ref, rng):
             call = call_text("softmax", arg("x", x), f"axis={axis}")
             got = impl.softmax.softmax(x, axis=axis)
             expect_close(got, expected, call=call)
-    x = normal(rng, (3, 4))
-    expected = ref.softmax.softmax(x)
-    expect_close(impl.softmax.softmax(x), expected, call=call_text("softmax", arg("x", x)))
+    for x in (normal(rng, (3, 4)), np.array([[1, 2, 3], [0, 0, 0]]), [1.0, 2.0, 3.0], [[0, 1], [2, 5]]):
+        expected = ref.softmax.softmax(x)
+        expect_close(impl.softmax.softmax(x), expected, call=call_text("softmax", arg("x", x)))
 
 
 @check(points=1, task=1, visibility="hidden")
-def test_softmax_integer_and_list_input(impl, ref):
-    """softmax of integers or of a Python list returns float64"""
-    for x in (np.array([[1, 2, 3], [0, 0, 0]]), [1.0, 2.0, 3.0], [[0, 1], [2, 5]]):
-        expected = ref.softmax.softmax(x)
-        call = call_text("softmax", arg("x", x))
-        expect_close(impl.softmax.softmax(x), expected, call=call, dtype=np.float64)
+def test_softmax_dtypes(impl, ref, rng):
+    """softmax keeps float32 float32 and returns float64 for integers or a Python list"""
+    for x, axis in ((normal(rng, (3, 4), np.float32), -1), (normal(rng, (2, 3), np.float32), 0),
+                    (np.array([[1, 2, 3], [0, 0, 0]]), -1), ([1.0, 2.0, 3.0], -1), ([[0, 1], [2, 5]], 0)):
+        expected = ref.softmax.softmax(x, axis=axis)
+        call = call_text("softmax", arg("x", x), f"axis={axis}")
+        expect_dtypes(impl.softmax.softmax(x, axis=axis), expected, call=call)
 
 
 @check(points=2, task=1)

@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import normal
+from grader.checks.common import expect_dtypes, normal
 from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes import tiled_attention as mistakes
@@ -10,6 +10,10 @@ from grader.sandbox.secret import unpredictable
 
 # d = 16: the check looks for an n x n array (32 MiB at n = 2048, whatever d); a small d keeps it fast
 MEMORY_N, MEMORY_D, MEMORY_BLOCK = 2048, 16, 64
+
+
+INTEGER_QKV = (np.array([[1, 0], [0, 2], [1, 1]]), np.array([[1, 2], [0, 1], [2, 0], [1, 1]]),
+               np.array([[3, 1], [0, 2], [1, 1], [2, 0]]))
 
 
 def tiled_call(Q, K, V, block_size=None, causal=None):
@@ -25,13 +29,16 @@ def check_tiled(impl, ref, Q, K, V, block_size, causal):
 
 @check(points=4, task=1)
 def test_tiled_matches_full_attention(impl, ref, rng):
-    """tiled_attention equals full attention for any block size (n not a multiple of it, 1, larger than n)"""
+    """tiled_attention equals full attention for any block size (n not a multiple of it, 1, larger than n, default)"""
     for n_q, n_k, d_k, d_v, block, dtype in ((10, 10, 4, 4, 4, np.float64), (5, 13, 3, 2, 5, np.float64),
                                              (6, 7, 4, 3, 1, np.float64), (4, 9, 4, 4, 64, np.float64),
                                              (8, 11, 4, 3, 3, np.float32)):
         Q, K = normal(rng, (n_q, d_k), dtype, 2.0), normal(rng, (n_k, d_k), dtype, 2.0)
         V = normal(rng, (n_k, d_v), dtype)
         check_tiled(impl, ref, Q, K, V, block, False)
+    Q, K, V = INTEGER_QKV
+    expected = ref.tiled_attention.tiled_attention(Q, K, V)
+    expect_close(impl.tiled_attention.tiled_attention(Q, K, V), expected, call=tiled_call(Q, K, V))
 
 
 @check(points=3, task=1)
@@ -56,13 +63,13 @@ def test_tiled_document_values(impl, ref):
 
 
 @check(points=1, task=1, visibility="hidden")
-def test_tiled_integer_input_and_defaults(impl, ref):
-    """tiled_attention(Q, K, V) with integer inputs and the default block size returns float64"""
-    Q = np.array([[1, 0], [0, 2], [1, 1]])
-    K = np.array([[1, 2], [0, 1], [2, 0], [1, 1]])
-    V = np.array([[3, 1], [0, 2], [1, 1], [2, 0]])
-    expected = ref.tiled_attention.tiled_attention(Q, K, V)
-    expect_close(impl.tiled_attention.tiled_attention(Q, K, V), expected, call=tiled_call(Q, K, V), dtype=np.float64)
+def test_tiled_dtypes(impl, ref, rng):
+    """tiled_attention keeps float32, and integer inputs give float64"""
+    cases = [tuple(normal(rng, (n, 4), np.float32) for n in (5, 7, 7)), INTEGER_QKV]
+    for Q, K, V in cases:
+        expected = ref.tiled_attention.tiled_attention(Q, K, V, block_size=3)
+        expect_dtypes(impl.tiled_attention.tiled_attention(Q, K, V, block_size=3), expected,
+                      call=tiled_call(Q, K, V, 3))
 
 
 @check(points=6, task=2)

@@ -30,11 +30,24 @@ def expect_pair(got: Any, expected: tuple, *, call: str, atol: float | None = No
 
 
 def expect_mask(got: Any, expected: np.ndarray, *, call: str, origin: Any = None) -> np.ndarray:
-    """A boolean mask: same shape, same entries, then dtype bool (values are judged first)."""
-    got = expect_close(got, expected, call=call, dtype=None, origin=origin)
-    if got.dtype != np.bool_:
-        raise CheckFailed(f"{call} returned dtype {got.dtype}; expected bool (True where a query may attend)")
-    return got
+    """A mask: same shape, same entries (its dtype bool is scored by the exercise's dtype check)."""
+    return expect_close(got, expected, call=call, origin=origin)
+
+
+def expect_dtypes(got: Any, expected: Any, *, call: str, names: tuple[str, ...] = ("output", "weights")) -> None:
+    """The dtype check of a result: right values, in the dtype of the reference's ``expected``.
+
+    ``expected`` is an array or a tuple of arrays (its parts named by ``names``). The value checks
+    never fail on a dtype alone, so a dtype problem costs only this check; the values are compared
+    here too, so that zeros (or anything wrong) in the right dtype earn nothing.
+    """
+    if isinstance(expected, tuple):
+        got = expect_tuple(got, call=call, names=names[: len(expected)])
+        parts = zip(got, expected, names)
+    else:
+        parts = ((got, expected, ""),)
+    for part, reference, name in parts:
+        expect_close(part, reference, call=call, what=name, dtype="same")
 
 
 def expect_value_error(thunk: Callable[[], Any], *, call: str, why: str) -> None:
