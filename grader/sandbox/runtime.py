@@ -42,6 +42,9 @@ class _CappedOutput(io.RawIOBase):
     def close(self) -> None:  # shared by stdout and stderr: one of them dropped must not close the other
         pass
 
+    def fileno(self) -> int:  # writes straight to it meet only the hard limit (RLIMIT_FSIZE)
+        return self.fd
+
     def write(self, data) -> int:
         size = len(data)
         if self.left > 0:

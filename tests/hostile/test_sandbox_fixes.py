@@ -202,3 +202,13 @@ def test_shared_stdlib_copy_is_reused_only_when_trusted(tmp_path, monkeypatch):
     other = Path(preflight.shared_copy())
     assert other != first and (other / "os.py").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted({first.parent.name, other.parent.name})
+
+
+def test_capped_streams_keep_the_first_bytes_and_discard_the_rest(tmp_path):
+    with open(tmp_path / "out.txt", "wb") as sink:
+        stdout, stderr = runtime.capped_streams(sink.fileno(), 10)
+        print("0123456", file=stdout)
+        stderr.write("abcdef\n")
+        print("x" * 10_000, file=stdout, flush=True)
+        assert stdout.fileno() == sink.fileno() and not stdout.closed
+    assert (tmp_path / "out.txt").read_bytes() == b"0123456\nab"
