@@ -28,8 +28,9 @@ output has the student's dtype.
 Values and dtypes are judged apart: :func:`expect_close` compares shapes and values only (unless a
 check asks for a dtype), and each exercise scores its results' dtypes in a check of its own
 (``grader.checks.common.expect_dtypes``: the right values in the right dtype), so a dtype problem
-neither hides a wrong value nor costs the value points. A wrong shape or dtype carries the student's value as well, so that it can be
-diagnosed; a dtype failure (``dtype_only``) is explained only by a mistake that gives the student's dtype.
+neither hides a wrong value nor costs the value points. A wrong shape or dtype carries the student's
+value as well, so that it can be diagnosed; a dtype failure (``dtype_only``) is explained only by a
+mistake that gives the student's dtype.
 """
 from __future__ import annotations
 

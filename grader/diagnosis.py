@@ -18,7 +18,8 @@ matches at the diagnostic tolerance and differs from the reference's) is the dia
 student's code raised instead (``StudentRaised``), the latest reference call of the same function
 stands for the call the student got (checks ask ``ref`` first), and the first mistake whose mistaken
 reference raises the same exception, with the same words and numbers (shapes included) in its
-message, is the diagnosis; failing that, the first whose ``raises`` names that exception.
+message, is the diagnosis; failing that, the first whose ``raises`` names that exception (with the
+``looks_like`` given there).
 
 A reference that offers ``mistaken(mistake, key, compute)`` answers for patch mistakes itself (the
 student release's recording and replay); one whose ``records_mistakes`` is true gets every
@@ -29,7 +30,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -206,7 +207,8 @@ class Session:
                     if (raised, error_words(getattr(error, "error_message", str(error)))) == wanted:
                         return mistake
         first_line = message.split("\n", 1)[0]
-        return next((mistake for mistake in candidates for kind, pattern in mistake.raises
+        return next((replace(mistake, looks_like=looks_like) for mistake in candidates
+                     for kind, pattern, looks_like in mistake.raises
                      if kind == error_type and re.search(pattern, first_line)), None)
 
     def _candidates(self, call: Call) -> list[Mistake]:

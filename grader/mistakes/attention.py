@@ -117,6 +117,8 @@ MASK_IGNORED = Mistake(
     looks_like="the mask was ignored: every query attended to every key",
     hint="Follow the masked scores: do they reach the softmax?",
     patch=((MASK, "pass"),),
+    raises=(("TypeError", r"unexpected keyword argument 'mask'|takes \d positional arguments? but \d were given",
+             "the function does not accept a `mask` argument, so no mask can reach the scores"),),
 )
 ALWAYS_CAUSAL = Mistake(
     id="attention_always_causal",

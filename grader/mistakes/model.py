@@ -15,7 +15,8 @@ example from a memory measurement) and only has a ``mutant``.
 When the student's code raises, a patch mistake is named when its mistaken reference raises the same
 exception on the same call; ``raises`` adds exceptions a mistake explains although its mistaken
 reference does not raise them (an ``AxisError`` from an axis written into the code, where the
-patch ignores the ``axis`` argument instead): (exception type, regular expression on its message).
+patch ignores the ``axis`` argument instead): (exception type, regular expression on the first line
+of its message, what went wrong in that case: the ``looks_like`` shown for it).
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ class Mistake:
     patch: Replacements = ()
     compute: Callable[[Any, Any, Any], Any] | None = None
     mutant: Replacements = ()
-    raises: tuple[tuple[str, str], ...] = ()
+    raises: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def mutant_patch(self) -> Replacements:

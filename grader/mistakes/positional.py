@@ -76,6 +76,8 @@ POSITIONS_IGNORED = Mistake(
     looks_like="the rows were rotated as if at positions 0, 1, 2, ...: the `positions` argument had no effect",
     hint="When positions are given, row r sits at position positions[r], not r.",
     patch=(("if positions is None:\n        positions = np.arange(n)", "positions = np.arange(n)"),),
+    raises=(("TypeError", r"unexpected keyword argument 'positions'",
+             "apply_rope does not accept a `positions` argument, so rows cannot sit at the positions given"),),
 )
 TWO_I = "two_i = np.arange(0, d_model, 2, dtype=np.float64)"
 EXPONENT_4I = Mistake(

@@ -21,7 +21,11 @@ WRONG_AXIS = Mistake(
     looks_like="the slices that sum to 1 run along the last axis, whatever `axis` was given",
     hint="Which slices must sum to 1? Every reduction has to run along the axis you were asked for.",
     patch=((ROW_MAX, "axis = -1\n    " + ROW_MAX),),
-    raises=(("AxisError", r"axis -?\d+ is out of bounds"), ("TypeError", r"unexpected keyword argument 'axis'")),
+    raises=(("AxisError", r"axis -?\d+ is out of bounds",
+             "an axis was written into the code: the reductions ran along a fixed axis, not the `axis` given, "
+             "and this input has no such axis"),
+            ("TypeError", r"unexpected keyword argument 'axis'",
+             "softmax does not accept an `axis` argument, so its slices cannot follow the axis asked for")),
 )
 NO_MAX_SUBTRACTION = Mistake(
     id="softmax_no_max_subtraction",

@@ -16,6 +16,8 @@ NO_CAUSAL_MASK = Mistake(
     looks_like="causal=True had no effect: queries attended to future keys",
     hint="With causal=True, key j is allowed for query i only when j <= i, in every block.",
     patch=((SCALE, SCALE + "\n    causal = False"),),
+    raises=(("TypeError", r"unexpected keyword argument 'causal'",
+             "tiled_attention does not accept a `causal` argument, so it cannot mask future keys"),),
 )
 STRICT_CAUSAL = Mistake(
     id="tiled_strict_causal",

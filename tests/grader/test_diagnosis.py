@@ -1,12 +1,13 @@
 """grader.diagnosis on its own: tracing an expected value to its ref call, the diagnostic tolerance,
-compute mistakes, values judged before dtype, and what is never diagnosed."""
+compute mistakes, values judged before dtype, dtype-only failures, exceptions, and what is never diagnosed."""
 import numpy as np
 import pytest
 
-from grader.compare import CheckFailed, expect_close
+from grader.compare import CheckFailed, expect_close, restate
 from grader.diagnosis import Session, mistaken_reference
-from grader.mistakes import attention, masking, positional
+from grader.mistakes import attention, masking, positional, softmax
 from grader.reference import reference
+from grader.sandbox.errors import StudentRaised
 
 
 def failure_of(got, expected, **options) -> CheckFailed:
@@ -72,3 +73,57 @@ def test_untraced_values_and_unknown_mistakes_give_no_diagnosis():
     expected = session.ref.softmax.softmax(x)
     assert session.diagnose(failure_of(np.zeros(5), expected.copy())) is None   # not a ref result
     assert session.diagnose(failure_of(np.zeros(5), expected)) is None          # no mistake gives zeros
+
+
+def raised(call: str, error_type: str, message: str) -> StudentRaised:
+    return StudentRaised(f"{call} raised {error_type}: {message} (softmax.py, line 14)", call=call,
+                         error_type=error_type)
+
+
+def test_an_exception_a_mistake_explains_is_named_with_what_went_wrong():
+    session = Session(reference())
+    x = np.random.default_rng(4).standard_normal(6)
+    session.ref.softmax.softmax(x, axis=-1)
+    call = restate("softmax", (x,), {"axis": -1})
+    assert call == "softmax(array of shape (6,), axis=-1)"
+    axis_error = session.diagnose(raised(call, "AxisError", "axis 1 is out of bounds for array of dimension 1"))
+    assert axis_error.id == softmax.WRONG_AXIS.id and "written into the code" in axis_error.looks_like
+    no_axis = session.diagnose(raised(call, "TypeError", "softmax() got an unexpected keyword argument 'axis'"))
+    assert no_axis.id == softmax.WRONG_AXIS.id and "does not accept" in no_axis.looks_like
+    assert session.diagnose(raised(call, "TypeError", "unsupported operand type(s)")) is None
+
+
+def test_a_batched_k_transpose_is_named_from_its_matmul_error():
+    session = Session(reference())
+    rng = np.random.default_rng(5)
+    Q, K, V = rng.standard_normal((2, 3, 4, 8)), rng.standard_normal((2, 3, 6, 8)), rng.standard_normal((2, 3, 6, 5))
+    session.ref.attention.scaled_dot_product_attention(Q, K, V)
+    with pytest.raises(ValueError) as error:
+        np.matmul(Q, K.T)
+    call = restate("scaled_dot_product_attention", (Q, K, V), {})
+    failure = StudentRaised(f"{call} raised ValueError: {error.value} (attention.py, line 3)", call=call,
+                            error_type="ValueError")
+    assert session.diagnose(failure) == attention.K_TRANSPOSE_BATCHED
+
+
+def test_a_dtype_only_failure_needs_a_mistake_with_the_students_dtype():
+    session = Session(reference())
+    rng = np.random.default_rng(6)
+    Q, K, V = (rng.standard_normal((3, 4)).astype(np.float32) for _ in range(3))
+    output, weights = session.ref.attention.scaled_dot_product_attention(Q, K, V)
+    promoted = mistaken_reference(attention.SQRT_PROMOTES_FLOAT32.id)["attention"].scaled_dot_product_attention(Q, K, V)
+    failure = failure_of(promoted[1], weights, dtype="same")
+    assert failure.dtype_only and "dtype float64" in failure.message
+    assert session.diagnose(failure) == attention.SQRT_PROMOTES_FLOAT32
+    assert session.diagnose(failure_of(weights.astype(np.float64) * 0, weights)) is None
+
+
+def test_float32_computation_is_named_and_not_an_unguarded_softmax():
+    session = Session(reference())
+    rng = np.random.default_rng(7)
+    Q, K, V = (rng.standard_normal((4, 8)) for _ in range(3))
+    weights = session.ref.attention.scaled_dot_product_attention(Q, K, V)[1]
+    scores = Q.astype(np.float32) @ K.T.astype(np.float32) / np.float32(np.sqrt(8))
+    exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    got = (exps / exps.sum(axis=-1, keepdims=True)).astype(np.float64)   # a float32 computation, cast back
+    assert session.diagnose(failure_of(got, weights)) == attention.FLOAT32_COMPUTE

@@ -80,5 +80,6 @@ def test_identity_rope_scores_nothing_in_the_rope_checks(tmp_path):
     identity = source + "\n\ndef apply_rope(x, positions=None, base=10000.0):\n    return x\n"
     result = grade(tmp_path, "positional", identity)
     rope = {c.name: c for c in result.checks if c.task == 2}
-    assert set(rope) >= {"test_rope_matches_reference", "test_rope_relative_positions", "test_rope_rejects_odd_dimension"}
+    assert set(rope) >= {"test_rope_matches_reference", "test_rope_relative_positions",
+                         "test_rope_rejects_odd_dimension"}
     assert {name: c.points for name, c in rope.items()} == dict.fromkeys(rope, 0.0)
