@@ -24,9 +24,15 @@ PUBLIC = {(e, s.name): s.points for e in curriculum.ids() for s in discover(e) i
 POINTS = sum(PUBLIC.values())  # the public checks' points: the release's total
 
 
+# In process (the truth below) a mutant that writes into its arguments writes into the check's own arrays;
+# in the sandboxed release it writes into copies: the two runs differ by construction.
+WRITES_INTO_ARGUMENTS = {"softmax_modifies_input", "apply_mask_modifies_input"}
+
+
 def mutants():
     """(mistake id, exercise, module, replacements) of every classic mistake's mutant."""
-    return [(m.id, exercise, module, m.mutant_patch) for exercise, (module, found) in registry().items() for m in found]
+    return [(m.id, exercise, module, m.mutant_patch) for exercise, (module, found) in registry().items() for m in found
+            if m.id not in WRITES_INTO_ARGUMENTS]
 
 
 def test_stubs_score_zero_and_the_reference_full_marks(release, tmp_path):
