@@ -63,7 +63,7 @@ def test_tiled_document_values(impl, ref):
 
 
 @check(points=1, task=1, visibility="hidden")
-def test_tiled_dtypes(impl, ref, rng):
+def test_tiled_attention_dtypes(impl, ref, rng):
     """tiled_attention keeps float32, and integer inputs give float64"""
     cases = [tuple(normal(rng, (n, 4), np.float32) for n in (5, 7, 7)), INTEGER_QKV]
     for Q, K, V in cases:
