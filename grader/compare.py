@@ -182,12 +182,10 @@ def explains(got: np.ndarray, candidate: Any, reference: Any, dtype_only: bool =
     if not resembles(got, candidate):
         return False
     candidate, reference = np.asarray(candidate), np.asarray(reference)
-    if dtype_only and candidate.dtype != got.dtype:
-        return False
     rtol, atol = tolerance_for(reference.dtype)
-    if got.dtype != reference.dtype and matches(got, reference, rtol, atol):  # right values, wrong dtype
-        return candidate.dtype == got.dtype
-    return candidate.dtype != reference.dtype or not matches(reference, candidate, rtol, atol)
+    if dtype_only or (got.dtype != reference.dtype and matches(got, reference, rtol, atol)):  # a dtype problem
+        return candidate.dtype == got.dtype != reference.dtype
+    return not matches(reference, candidate, rtol, atol)   # a value problem: the mistake must change values
 
 
 def resembles(got: Any, candidate: Any) -> bool:

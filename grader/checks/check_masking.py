@@ -17,8 +17,8 @@ def test_causal_mask_matches_document(impl, ref):
 
 @check(points=1, task=1)
 def test_causal_mask_sizes(impl, ref):
-    """causal_mask(n) is lower-triangular for n = 1, 2, 7"""
-    for n in (1, 2, 7):
+    """causal_mask(n) is lower-triangular for n = 7, 2, 1"""
+    for n in (7, 2, 1):  # n = 1 last: there a strict and an inverted mask look the same
         expected = ref.masking.causal_mask(n)
         expect_mask(impl.masking.causal_mask(n), expected, call=f"causal_mask({n})")
 
