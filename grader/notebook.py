@@ -100,12 +100,15 @@ class NotebookTransport:
     def __init__(self, namespace: Mapping[str, Any], exercise: str):
         self.exercise = exercise
         self.runtime = NotebookRuntime(namespace)
+        self.last_call_mutated: list[str] = []  # as in ChildTransport: arguments the last call changed in place
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any:
         args, kwargs = _copied(tuple(args)), dict(_copied(list((kwargs or {}).items())))
+        self.last_call_mutated = []
         try:
             result = self.runtime.run(op, target, args, kwargs, name)
+            self.last_call_mutated = list(self.runtime.last_mutated)
         except Unresolved as problem:
             raise errors.StudentRaised(f"{call}: {problem}", call=call, exercise=self.exercise) from None
         except Exception as error:  # the student's own code raised

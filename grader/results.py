@@ -45,6 +45,8 @@ class CheckResult:
 class ExerciseResult:
     exercise: str
     checks: list[CheckResult] = field(default_factory=list)
+    note: str = ""       # e.g. graded with the reference softmax, and the student's own softmax fails its checks
+    reference_siblings: set = field(default_factory=set)  # modules of other exercises answered by the reference
 
     @property
     def score(self) -> float:
@@ -80,11 +82,14 @@ class SubmissionResult:
 
     def to_dict(self) -> dict:
         data = asdict(self)
+        for exercise in data["exercises"]:
+            exercise["reference_siblings"] = sorted(exercise["reference_siblings"])  # JSON has no sets
         data["score"], data["max_score"] = self.score, self.max_score
         return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "SubmissionResult":
-        exercises = [ExerciseResult(e["exercise"], [CheckResult(**c) for c in e["checks"]]) for e in data["exercises"]]
+        exercises = [ExerciseResult(e["exercise"], [CheckResult(**c) for c in e["checks"]], e.get("note", ""),
+                                    set(e.get("reference_siblings", ()))) for e in data["exercises"]]
         return cls(student=data["student"], exercises=exercises, problem=data.get("problem", ""),
                    notes=list(data.get("notes", [])))

@@ -120,21 +120,68 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
         if visibility is not None and spec.visibility != visibility:
             continue
         if impl is None or impl.transport.dead:
+            if impl is not None:
+                outcome.reference_siblings |= getattr(impl.transport, "siblings_called", set())
             impl = make_impl(exercise)
         outcome.checks.append(execute(spec, impl))
     if impl is not None:
+        outcome.reference_siblings |= getattr(impl.transport, "siblings_called", set())
         impl.transport.close()
     return outcome
 
 
+@lru_cache(maxsize=None)
+def reference_siblings(exercise: str):
+    """What ``attnkit grade`` answers with the reference in ``exercise``'s child: the public functions
+    of every other exercise's reference module (classes such as ``KVCache`` stay the student's)."""
+    from .sandbox.child import Siblings
+
+    own = curriculum.get(exercise).module
+    functions = {}
+    for other in curriculum.exercises():
+        if other.module == own or other.module in functions:
+            continue
+        module = importlib.import_module(f"solutions.{other.module}")
+        functions[other.module] = tuple(name for name, value in vars(module).items()
+                                        if inspect.isfunction(value) and value.__module__ == module.__name__
+                                        and not name.startswith("_"))
+    return Siblings(functions, _answer_with_reference)
+
+
+def _answer_with_reference(module: str, name: str, args: tuple, kwargs: dict) -> Any:
+    return getattr(getattr(reference_solutions(), module), name)(*args, **kwargs)
+
+
+def sibling_notes(results: list[ExerciseResult]) -> None:
+    """Tell each exercise graded with a reference sibling when the student's own sibling fails its checks."""
+    failing = {curriculum.get(r.exercise).module: r.exercise for r in results if r.score < r.max_score}
+    for result in results:
+        weak = sorted(failing[module] for module in result.reference_siblings if module in failing)
+        if weak:
+            names = ", ".join(weak)
+            result.note = (f"graded with the reference {names}; your {names} "
+                           f"{'fails its' if len(weak) == 1 else 'fail their'} own checks")
+
+
 def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None, *,
-                   visibility: str | None = None) -> list[ExerciseResult]:
-    """Grade one directory of student modules in the sandbox: a private copy, a child per exercise."""
+                   visibility: str | None = None, own_siblings: bool = True) -> list[ExerciseResult]:
+    """Grade one directory of student modules in the sandbox: a private copy, a child per exercise.
+
+    ``own_siblings=False`` (``attnkit grade``): each exercise is graded on its own code, its calls of other
+    exercises' functions answered by the reference (:func:`reference_siblings`); ``True`` (``attnkit check``):
+    the student's own siblings run, so a broken softmax shows in attention with "fix that exercise first"."""
     from .sandbox.child import Workspace
 
+    def make_impl(exercise: str) -> Implementation:
+        siblings = None if own_siblings else reference_siblings(exercise)
+        return zygote.implementation(workspace, exercise, siblings=siblings)
+
     with Workspace(modules_dir, zygote.user) as workspace:
-        return [run_exercise(exercise, lambda ex: zygote.implementation(workspace, ex), visibility=visibility)
-                for exercise in (exercises or curriculum.ids())]
+        results = [run_exercise(exercise, make_impl, visibility=visibility)
+                   for exercise in (exercises or curriculum.ids())]
+    if not own_siblings:
+        sibling_notes(results)
+    return results
 
 
 def modules_dir_of(path) -> Path:

@@ -46,7 +46,8 @@ def results_json(result: SubmissionResult) -> dict:
     tests = [test_entry(i, j, check)
              for i, exercise in enumerate(result.exercises, start=1)
              for j, check in enumerate(exercise.checks, start=1)]
-    summary = [f"{e.exercise}: {_number(e.score)}/{_number(e.max_score)}" for e in result.exercises]
+    summary = [f"{e.exercise}: {_number(e.score)}/{_number(e.max_score)}" + (f" ({e.note})" if e.note else "")
+               for e in result.exercises]
     notes = [f"{NOTES[n['kind']]}: {n['detail']}" for n in result.notes if n.get("kind") in NOTES]
     output = "\n".join(([result.problem, ""] if result.problem else []) + ([*notes, ""] if notes else []) + summary)
     return {

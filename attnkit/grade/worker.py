@@ -108,7 +108,7 @@ def _grade(entry: Entry, exercise_ids: tuple[str, ...]):
             return refused(entry.student, str(problem), exercise_ids)
         _zygote.problems.clear()
         modules = modules_dir_of(root)
-        exercises = run_submission(modules, _zygote, exercise_ids)
+        exercises = run_submission(modules, _zygote, exercise_ids, own_siblings=False)
         notes = [{"kind": "skipped", "detail": name} for name in intake.skipped]
         notes += [_found_instead(note, modules, intake) for note in _zygote.problems]
     finally:

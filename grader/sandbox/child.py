@@ -18,7 +18,9 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+import numpy as np
 
 from . import errors, preflight, wire
 from .affinity import SINGLE_THREADED
@@ -95,7 +97,8 @@ class Zygote:
             raise RuntimeError("the sandbox zygote died; see ATTNKIT_DEBUG_SANDBOX=1 for its output")
         return json.loads(answer)
 
-    def spawn(self, submission: Path, scratch: Path, output: Path, exercise: str) -> tuple[int, socket.socket]:
+    def spawn(self, submission: Path, scratch: Path, output: Path, exercise: str,
+              stand_ins: dict | None = None) -> tuple[int, socket.socket]:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         output_fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         request = {
@@ -104,7 +107,7 @@ class Zygote:
             "limits": {"memory_bytes": self.limits.memory_bytes, "output_bytes": self.limits.output_bytes,
                        "print_bytes": PRINT_LIMIT},
             "uid": self.user[0] if self.user else None, "gid": self.user[1] if self.user else None,
-            "cpu": self.cpu,
+            "cpu": self.cpu, "stand_ins": stand_ins or {},
         }
         try:
             pid = int(self._ask(request, [theirs.fileno(), output_fd])["pid"])
@@ -116,9 +119,11 @@ class Zygote:
     def reap(self, pid: int) -> dict:
         return self._ask({"op": "reap", "pid": pid})
 
-    def implementation(self, workspace: "Workspace", exercise: str, module: str | None = None) -> Implementation:
-        """A fresh child for ``exercise`` of the submission in ``workspace``; imports its module first."""
-        return Implementation(ChildTransport(self, workspace, exercise, module or exercise))
+    def implementation(self, workspace: "Workspace", exercise: str, module: str | None = None,
+                       siblings: Siblings | None = None) -> Implementation:
+        """A fresh child for ``exercise`` of the submission in ``workspace``; imports its module first.
+        With ``siblings``, the functions of the other exercises' modules are answered by the reference."""
+        return Implementation(ChildTransport(self, workspace, exercise, module or exercise, siblings))
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -179,11 +184,40 @@ def error_info(raw: Any) -> dict:
             **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
 
 
-class ChildTransport:
-    """Requests to one child over its socket, with a timeout per request."""
+MAX_CALLBACKS = 100_000  # calls of sibling functions answered within one request (the deadline bounds them too)
 
-    def __init__(self, zygote: Zygote, workspace: Workspace, exercise: str, module: str):
+
+class CallbackRefused(Exception):
+    """A callback frame the trusted side will not answer (forged, malformed, or one too many)."""
+
+
+@dataclass(frozen=True)
+class Siblings:
+    """The other exercises' functions a child may call back for: ``{module: (names)}``, and the
+    trusted function that answers ``answer(module, name, args, kwargs)`` (the reference)."""
+
+    functions: dict
+    answer: Callable[[str, str, tuple, dict], Any]
+
+
+def _has_handle(value: Any) -> bool:
+    if isinstance(value, wire.Handle):
+        return True
+    return isinstance(value, (tuple, list)) and any(_has_handle(item) for item in value)
+
+
+class ChildTransport:
+    """Requests to one child over its socket, with a timeout per request.
+
+    ``last_call_mutated``: labels of the arguments the last call changed in place (``0``, ``mask``,
+    ``1[0]``), as the child saw them; ``siblings_called``: the sibling modules answered by the reference."""
+
+    def __init__(self, zygote: Zygote, workspace: Workspace, exercise: str, module: str,
+                 siblings: Siblings | None = None):
         self.zygote, self.workspace, self.exercise, self.module = zygote, workspace, exercise, module
+        self.siblings = siblings
+        self.last_call_mutated: list[str] = []
+        self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
         self.output = workspace.output_file(exercise)
         self.dead = False           # the child died after its module imported: the runner starts a new one
@@ -196,7 +230,8 @@ class ChildTransport:
             self.broken = errors.StudentTimeout(f"not run: your {module}.py timed out {spent} times",
                                                 call=f"import {module}", exercise=exercise)
             return
-        self.pid, self.sock = zygote.spawn(workspace.submission, workspace.scratch, self.output, exercise)
+        self.pid, self.sock = zygote.spawn(workspace.submission, workspace.scratch, self.output, exercise,
+                                           siblings.functions if siblings else None)
         self.baseline_kib = _status_kib(self.pid, "VmRSS")  # before any student code ran in it
         try:
             self.request("import", {"module": module}, call=f"import {module}")
@@ -222,6 +257,13 @@ class ChildTransport:
             rss_before = self._reset_peak() if op == "measure" else None
             wire.send(self.sock, header, arrays)
             answer, values = wire.recv(self.sock, deadline=start + allowed)
+            for _ in range(MAX_CALLBACKS):  # the student's code called a sibling: the reference answers
+                if "callback" not in answer:
+                    break
+                self._answer_callback(answer, values)
+                answer, values = wire.recv(self.sock, deadline=start + allowed)
+            else:
+                raise CallbackRefused(f"more than {MAX_CALLBACKS} calls of other exercises' functions in one call")
             if rss_before is not None:
                 self._note_peak(rss_before)
         except (socket.timeout, TimeoutError):
@@ -236,6 +278,9 @@ class ChildTransport:
                     f"not run: your {self.module}.py timed out {spent} times", call=call, exercise=self.exercise)
             raise errors.StudentTimeout(f"{call}: your code was stopped after {self.timeout:g} s", call=call,
                                         exercise=self.exercise) from None
+        except CallbackRefused as failure:
+            self._spend(start)
+            raise self._bad_value(call, str(failure)) from None
         except (wire.WireError, OSError) as failure:
             self._spend(start)
             how = self.kill()
@@ -254,7 +299,35 @@ class ChildTransport:
         except Exception as failure:  # noqa: BLE001
             raise self._bad_value(call, f"malformed answer ({type(failure).__name__})") from None
 
+    def _answer_callback(self, frame: dict, values: list) -> None:
+        """Answer one call of a sibling's function with the reference (never the student's code)."""
+        target = frame.get("callback")
+        module, name = (target.get("module"), target.get("name")) if isinstance(target, dict) else (None, None)
+        if self.siblings is None or not isinstance(module, str) or name not in self.siblings.functions.get(module, ()):
+            raise CallbackRefused(f"it asked the grader for {str(module)[:64]}.{str(name)[:64]}, "
+                                  "which is not another exercise's function")
+        try:
+            args = wire.decode(frame.get("args"), values)
+            kwargs = wire.decode(frame.get("kwargs"), values)
+            if not isinstance(args, tuple) or not isinstance(kwargs, list) or _has_handle((args, kwargs)) or not all(
+                    isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) for item in kwargs):
+                raise wire.WireError("malformed arguments")
+        except wire.WireError as failure:
+            raise CallbackRefused(f"a malformed call of {module}.{name} ({failure})") from None
+        self.siblings_called.add(module)
+        out: list = []
+        try:
+            with np.errstate(all="ignore"):
+                result = self.siblings.answer(module, name, args, dict(kwargs))
+            reply = {"ok": True, "value": wire.encode(result, out)}
+        except Exception as error:  # the student's arguments made the reference raise: raised in their code
+            out = []
+            reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error)[:ERROR_TEXT]}}
+        wire.send(self.sock, reply, out)
+
     def _answer(self, op: str, answer: dict, values: list, call: str) -> Any:
+        mutated = answer.get("mutated")
+        self.last_call_mutated = [str(label)[:80] for label in mutated[:64]] if isinstance(mutated, list) else []
         if answer.get("ok") is True:
             return wire.decode(answer.get("value"), values)
         info = error_info(answer.get("error"))

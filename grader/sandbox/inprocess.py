@@ -23,11 +23,14 @@ class InProcessTransport:
     def __init__(self, root: str | Path, exercise: str = ""):
         self.exercise = exercise
         self.runtime = Runtime(str(root), package=f"_attnkit_trusted_{next(_counter)}")
+        self.last_call_mutated: list[str] = []  # as in ChildTransport: arguments the last call changed in place
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any:
+        self.last_call_mutated = []
         try:
             result = self.runtime.run(op, target, args, kwargs, name)
+            self.last_call_mutated = list(self.runtime.last_mutated)
         except (ImportError, SyntaxError) as error:
             if op == "import" or "module" in target:
                 module = target.get("module", "")

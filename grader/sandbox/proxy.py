@@ -1,6 +1,6 @@
 """The trusted side's view of a student implementation: ``impl.softmax.softmax(x)``.
 
-A :class:`Transport` carries requests (import, call, getattr, len, measure) to the student's
+A :class:`Transport` carries requests (import, call, getattr, len, measure, touch_last_args) to the student's
 side and brings back decoded plain values; :class:`Implementation` turns attribute access and
 calls into requests. Both transports, the sandboxed child and the in-process one for
 trusted code, map the student's failures to :mod:`grader.sandbox.errors`.
@@ -157,6 +157,17 @@ class Implementation:
         if module.startswith("_"):
             raise AttributeError(module)
         return ModuleProxy(self._transport, module)
+
+    @property
+    def last_call_mutated(self) -> list[str]:
+        """The arguments the last call changed in place, as labels: ``0`` (first positional), ``mask``
+        (a keyword), ``1[0]`` (inside a tuple or list argument); empty when it changed none."""
+        return list(getattr(self._transport, "last_call_mutated", []))
+
+    def touch_last_arguments(self) -> None:
+        """On the student's side, add 1 in place to every float array the last call received (so a
+        check can see whether the student's objects kept references to them)."""
+        self._transport.request("touch_last_args", {}, call="changing the arrays passed to the last call")
 
     def import_module(self, module: str) -> None:
         """Import a module of the submission now (raises StudentImportFailed on failure)."""

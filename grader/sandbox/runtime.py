@@ -13,6 +13,8 @@ import sys
 import traceback
 import types
 
+import numpy as np
+
 try:  # inside the grader package
     from . import wire
 except ImportError:  # loaded by path in the zygote, where the grader package is not importable
@@ -64,6 +66,43 @@ def capped_streams(fd: int, limit: int):
                  for _ in range(2))
 
 
+SNAPSHOT_BYTES = 64 << 20  # arguments larger than this (together) are not watched for changes
+WATCHED_ARRAYS = 256       # nor more than this many arrays per call
+
+
+def argument_arrays(args: tuple, kwargs: dict) -> list:
+    """[(label, array)] of every ndarray argument, nested in tuples and lists too: ``0``, ``mask``, ``1[0]``.
+
+    Bounded: at most :data:`WATCHED_ARRAYS` arrays, the first :data:`SNAPSHOT_BYTES` of them."""
+    found: list = []
+    budget = [SNAPSHOT_BYTES]
+
+    def visit(value, label: str, depth: int) -> None:
+        if len(found) >= WATCHED_ARRAYS or depth > 8:
+            return
+        if type(value) is np.ndarray:
+            if value.nbytes <= budget[0]:
+                budget[0] -= value.nbytes
+                found.append((label, value))
+        elif type(value) in (tuple, list):
+            for index, item in enumerate(value[:WATCHED_ARRAYS]):
+                visit(item, f"{label}[{index}]", depth + 1)
+
+    for index, value in enumerate(args):
+        visit(value, str(index), 0)
+    for name, value in kwargs.items():
+        visit(value, str(name), 0)
+    return found
+
+
+def snapshot(array) -> tuple | None:
+    """What an argument array holds (dtype, shape, bytes), to see whether a call changed it."""
+    try:
+        return array.dtype.str, array.shape, array.tobytes()
+    except (MemoryError, ValueError):
+        return None
+
+
 class Unresolved(LookupError):
     """What the trusted side asked for does not exist on the student's side (not the student's own error)."""
 
@@ -81,6 +120,8 @@ class Responder:
     def __init__(self):
         self.objects: dict[int, object] = {}
         self._next_id = 1
+        self.last_mutated: list[str] = []      # labels of the last call's arguments it changed in place
+        self.last_arrays: list = []            # the arrays the last call received (for ``touch_last_args``)
 
     def lookup(self, module: str, name: str):
         raise NotImplementedError
@@ -116,9 +157,12 @@ class Responder:
     # -- requests ----------------------------------------------------------------
     def run(self, op: str, target: dict, args=(), kwargs=None, name: str = ""):
         """Perform one request; returns the raw Python result (exceptions propagate)."""
+        self.last_mutated = []
         if op == "import":
             self.prepare(str(target["module"]))
             return None
+        if op == "touch_last_args":
+            return self.touch_last_arrays()
         subject = self.resolve(target)
         if op == "getattr":
             return getattr(subject, name)
@@ -126,19 +170,33 @@ class Responder:
             return len(subject)
         arguments = self.unwrap(tuple(args))
         keywords = {k: self.unwrap(v) for k, v in (kwargs or {}).items()}
+        if op not in ("call", "measure"):
+            raise Unresolved(f"unknown request {op!r}")
+        inputs = argument_arrays(arguments, keywords)
+        before = [snapshot(array) for _, array in inputs]
+        self.last_arrays = [array for _, array in inputs]
         if op == "call":
-            return subject(*arguments, **keywords)
-        if op == "measure":  # peak traced memory of one call, in bytes
+            result = subject(*arguments, **keywords)
+        else:  # "measure": peak traced memory of one call, in bytes
             import tracemalloc
 
             tracemalloc.start()
             try:
-                result = subject(*arguments, **keywords)
-                peak = tracemalloc.get_traced_memory()[1]
+                result = (subject(*arguments, **keywords), tracemalloc.get_traced_memory()[1])
             finally:
                 tracemalloc.stop()
-            return (result, peak)
-        raise Unresolved(f"unknown request {op!r}")
+        self.last_mutated = [label for (label, array), old in zip(inputs, before)
+                             if old is not None and snapshot(array) != old]
+        return result
+
+    def touch_last_arrays(self) -> int:
+        """Add 1, in place, to every float array the last call received; how many were changed."""
+        touched = 0
+        for array in self.last_arrays:
+            if array.dtype.kind == "f" and array.flags.writeable:
+                array += 1
+                touched += 1
+        return touched
 
 
 class Runtime(Responder):

@@ -44,6 +44,7 @@ def load_by_path(name, filename):
 
 wire = load_by_path("attnkit_sandbox_wire", "wire.py")
 runtime_module = load_by_path("attnkit_sandbox_runtime", "runtime.py")
+standin = load_by_path("attnkit_sandbox_standin", "standin.py")
 policy = load_by_path("attnkit_sandbox_policy", "policy.py")
 landlock = load_by_path("attnkit_sandbox_landlock", "landlock.py")
 seccomp = load_by_path("attnkit_sandbox_seccomp", "seccomp.py")
@@ -119,6 +120,8 @@ def serve(sock, request):
     policy.lock_down(read_roots=request["read_roots"], write_roots=[request["scratch"]],
                      site_dir=SITE_DIR)
     runtime = runtime_module.Runtime(request["submission"])
+    if request.get("stand_ins"):  # attnkit grade: sibling exercises answered by the reference (standin.py)
+        standin.install(request["stand_ins"], standin.Caller(sock), runtime.root, runtime.package)
     exercise = request.get("exercise", "")
     while True:
         try:
@@ -149,7 +152,7 @@ def serve(sock, request):
                                                 "bad_value": True}})
             continue
         try:
-            wire.send(sock, {"ok": True, "value": tree}, out)
+            wire.send(sock, {"ok": True, "value": tree, "mutated": runtime.last_mutated}, out)
         except Exception as error:  # e.g. MemoryError making a zero-stride view contiguous (before sending anything)
             reply(sock, {"ok": False, "error": {"type": "BadValue", "message": runtime_module.safe_text(error)[:500],
                                                 "bad_value": True}})

@@ -1,0 +1,112 @@
+"""In the child, under ``attnkit grade``: sibling exercises answered by the reference, over the wire.
+
+When exercise E's code calls a function of another exercise's module (attention calling
+``softmax``), E must be graded on its own code only. The trusted side sends, at spawn, the
+public function names of each sibling's reference module; :func:`install` puts a stand-in
+module under every name the student's code may import it by (``softmax``, ``submission.softmax``).
+A stand-in function sends a ``callback`` frame on the child's socket and blocks for the answer,
+which the trusted side computes with the reference (``grader.sandbox.child``). No reference code
+ever enters the child. Anything else of a sibling (a class such as ``KVCache``, a constant) comes
+from the student's own module, loaded under another name on first use.
+
+Self-contained: the standard library, numpy and :mod:`wire` (loaded by path in the zygote).
+"""
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import os
+import re
+import sys
+import types
+
+import numpy as np
+
+try:  # inside the grader package
+    from . import wire
+except ImportError:  # loaded by path in the zygote
+    import attnkit_sandbox_wire as wire  # type: ignore[no-redef]
+
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+MAX_MODULES, MAX_FUNCTIONS = 64, 256   # bounds on what a spawn request may ask to stand in for
+
+
+def exception_type(name: str) -> type:
+    """The exception class the reference's error is raised as in the student's code (same name)."""
+    found = getattr(builtins, name, None) or getattr(np.exceptions, name, None)
+    if isinstance(found, type) and issubclass(found, Exception):
+        return found
+    return type(name if NAME.match(name) else "ReferenceError", (Exception,), {})
+
+
+class Caller:
+    """Sends one callback frame per stand-in call on ``sock`` and decodes the trusted side's answer."""
+
+    def __init__(self, sock):
+        self.sock = sock
+
+    def __call__(self, module: str, name: str, args: tuple, kwargs: dict):
+        arrays: list = []
+        try:
+            header = {"callback": {"module": module, "name": name}, "args": wire.encode(tuple(args), arrays),
+                      "kwargs": wire.encode(list(kwargs.items()), arrays)}
+        except TypeError as error:  # an argument the wire cannot carry (an object, a huge int)
+            raise TypeError(f"{name}() got an argument the reference cannot take: {error}") from None
+        try:
+            wire.send(self.sock, header, arrays)
+            answer, values = wire.recv(self.sock)
+        except (wire.WireError, OSError):
+            os._exit(3)  # the trusted side is gone or stopped answering sensibly
+        if answer.get("ok") is True:
+            return wire.decode(answer.get("value"), values)
+        error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
+        raise exception_type(str(error.get("type", "Exception")))(str(error.get("message", ""))[:2000])
+
+
+def _stand_in_function(caller: Caller, module: str, name: str):
+    def stand_in(*args, **kwargs):
+        return caller(module, name, args, kwargs)
+
+    stand_in.__name__ = stand_in.__qualname__ = name
+    stand_in.__module__ = module
+    return stand_in
+
+
+def _own_module(root: str, package: str, module: str):
+    """The student's own ``module.py``, loaded under a private name (for what the reference does not stand in)."""
+    private = f"{package}._own_{module}"
+    if private not in sys.modules:
+        spec = importlib.util.spec_from_file_location(private, os.path.join(root, f"{module}.py"))
+        if spec is None or spec.loader is None:
+            raise ImportError(f"No module named '{package}.{module}'")
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[private] = loaded
+        try:
+            spec.loader.exec_module(loaded)
+        except BaseException:
+            del sys.modules[private]
+            raise
+    return sys.modules[private]
+
+
+def install(functions: dict, caller: Caller, root: str, package: str) -> None:
+    """Stand-ins for ``{module: [function names]}`` under ``module`` and ``package.module``."""
+    if not isinstance(functions, dict) or len(functions) > MAX_MODULES:
+        return
+    for module, names in functions.items():
+        if not (isinstance(module, str) and NAME.match(module) and isinstance(names, list)):
+            continue
+        stand_in = types.ModuleType(f"{package}.{module}", f"{module}.py answered by the reference solution")
+        stand_in.__file__ = f"<attnkit reference {module}>"
+        for name in names[:MAX_FUNCTIONS]:
+            if isinstance(name, str) and NAME.match(name) and not name.startswith("_"):
+                setattr(stand_in, name, _stand_in_function(caller, module, name))
+
+        def fallback(attribute, module=module):
+            if attribute.startswith("__"):
+                raise AttributeError(attribute)
+            return getattr(_own_module(root, package, module), attribute)
+
+        stand_in.__getattr__ = fallback
+        sys.modules[f"{package}.{module}"] = sys.modules[module] = stand_in
+        setattr(sys.modules[package], module, stand_in)
