@@ -30,8 +30,8 @@ from typing import Any, Mapping
 from . import curriculum
 from .results import CheckResult, Status
 from .runner import NOT_IMPLEMENTED_MESSAGE, CheckSpec, discover, execute
-from .sandbox import errors, wire
-from .sandbox.inprocess import as_received
+from .sandbox import errors
+from .sandbox.inprocess import as_received, as_sent
 from .sandbox.proxy import Implementation, student_error
 from .sandbox.runtime import Responder, Unresolved
 
@@ -104,7 +104,7 @@ class NotebookTransport:
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any:
-        args, kwargs = _copied(tuple(args)), dict(_copied(list((kwargs or {}).items())))
+        args, kwargs = as_sent(tuple(args)), dict(as_sent(list((kwargs or {}).items())))
         self.last_call_mutated = []
         try:
             result = self.runtime.run(op, target, args, kwargs, name)
@@ -117,13 +117,6 @@ class NotebookTransport:
 
     def close(self) -> None:
         """Nothing to release: the notebook's objects belong to the kernel."""
-
-
-def _copied(value):
-    """Arguments as the student's side of the wire receives them: fresh copies of every array."""
-    arrays: list = []
-    tree = wire.encode(value, arrays)
-    return wire.decode(tree, [array.copy() for array in arrays])
 
 
 def implementation(namespace: Mapping[str, Any], exercise: str) -> Implementation:

@@ -4,7 +4,9 @@ import numpy as np
 from grader import document_values as doc
 from grader.checks.common import expect_dtypes, expect_pair, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import arg, call_text, expect_close
+from grader.mistakes.attention import MODIFIES_INPUT
 
 INTEGER_QKV = (np.array([[1, 0], [0, 1], [1, 1]]), np.array([[1, 2], [0, 1]]), np.array([[3, 1, 0], [0, 2, 1]]))
 
@@ -118,3 +120,19 @@ def test_self_attention_matches_reference(impl, ref, rng):
         got = expect_pair(impl.attention.self_attention(*args), expected, call=call)
         expect_close(got[1].sum(axis=-1), np.ones(expected[1].shape[:-1], expected[1].dtype), call=call,
                      what="weights summed over the keys")
+
+
+@check(points=1, task=2)
+def test_attention_leaves_inputs_untouched(impl, ref, rng):
+    """scaled_dot_product_attention and self_attention leave the caller's arrays as they were"""
+    Q, K, V = normal(rng, (2, 4, 3)), normal(rng, (2, 5, 3)), normal(rng, (2, 5, 2))
+    mask = rng.random((4, 5)) < 0.7
+    mask[:, 0] = True
+    expect_untouched(impl, "attention", "scaled_dot_product_attention", (Q, K, V), {"mask": mask},
+                     names=("Q", "K", "V"), expected=ref.attention.scaled_dot_product_attention(Q, K, V, mask=mask),
+                     mistake=MODIFIES_INPUT)
+    X, W_Q, W_K, W_V = normal(rng, (5, 4)), normal(rng, (4, 3)), normal(rng, (4, 3)), normal(rng, (4, 2))
+    causal = ref.masking.causal_mask(5)
+    expect_untouched(impl, "attention", "self_attention", (X, W_Q, W_K, W_V), {"mask": causal},
+                     names=("X", "W_Q", "W_K", "W_V"), mistake=MODIFIES_INPUT,
+                     expected=ref.attention.self_attention(X, W_Q, W_K, W_V, mask=causal))

@@ -4,7 +4,9 @@ import numpy as np
 
 from grader.checks.common import expect_dtypes, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import arg, call_text, expect_close, expect_tuple
+from grader.mistakes.attention_backward import MODIFIES_INPUT
 
 STEP, AGREEMENT = 1e-6, 1e-6      # central differences in float64: exact to about 1e-9 at this step
 GRADIENTS = ("dQ", "dK", "dV")
@@ -142,3 +144,17 @@ def test_attention_backward_dtypes(impl, ref, rng):
         expected = ref.attention_backward.attention_backward(*args)
         expect_dtypes(impl.attention_backward.attention_backward(*args), expected, call=backward_call(*args),
                       names=GRADIENTS)
+
+
+@check(points=1, task=2)
+def test_backward_leaves_inputs_untouched(impl, ref, rng):
+    """softmax_backward and attention_backward leave the caller's arrays as they were"""
+    y, dy = ref.softmax.softmax(normal(rng, (3, 4))), normal(rng, (3, 4))
+    expect_untouched(impl, "attention_backward", "softmax_backward", (y, dy), names=("y", "dy"),
+                     expected=ref.attention_backward.softmax_backward(y, dy), mistake=MODIFIES_INPUT)
+    Q, K, V, dO = normal(rng, (4, 3)), normal(rng, (5, 3)), normal(rng, (5, 2)), normal(rng, (4, 2))
+    mask = rng.random((4, 5)) < 0.7
+    mask[:, 0] = True
+    expect_untouched(impl, "attention_backward", "attention_backward", (Q, K, V, dO), {"mask": mask},
+                     names=("Q", "K", "V", "dO"), parts=("dQ", "dK", "dV"), mistake=MODIFIES_INPUT,
+                     expected=ref.attention_backward.attention_backward(Q, K, V, dO, mask=mask))

@@ -3,7 +3,9 @@ import numpy as np
 
 from grader.checks.common import expect_dtypes, expect_pair, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import arg, call_text
+from grader.mistakes.cross_attention import MODIFIES_INPUT
 
 NAMES = ("X", "Z", "W_Q", "W_K", "W_V", "key_padding_mask")
 INTEGER_ARGS = (np.array([[1, 0, 2], [0, 1, 1]]), np.array([[1, 1], [0, 2], [2, 0], [1, 0]]),
@@ -83,3 +85,14 @@ def test_cross_attention_dtypes(impl, ref, rng):
     for args in cases:
         expected = ref.cross_attention.cross_attention(*args)
         expect_dtypes(impl.cross_attention.cross_attention(*args), expected, call=cross_call(*args))
+
+
+@check(points=1, task=1)
+def test_cross_leaves_inputs_untouched(impl, ref, rng):
+    """cross_attention leaves the caller's arrays (X, Z, the weights, the padding mask) as they were"""
+    X, Z = normal(rng, (3, 4)), normal(rng, (5, 4))
+    W_Q, W_K, W_V = normal(rng, (4, 3)), normal(rng, (4, 3)), normal(rng, (4, 2))
+    padding = np.array([True, True, True, False, False])
+    expect_untouched(impl, "cross_attention", "cross_attention", (X, Z, W_Q, W_K, W_V), {"key_padding_mask": padding},
+                     names=("X", "Z", "W_Q", "W_K", "W_V"), mistake=MODIFIES_INPUT,
+                     expected=ref.cross_attention.cross_attention(X, Z, W_Q, W_K, W_V, key_padding_mask=padding))

@@ -5,8 +5,9 @@ import numpy as np
 
 from grader.checks.common import expect_dtypes, expect_pair, expect_value_error, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_close
-from grader.mistakes.gqa import cache_mistake
+from grader.mistakes.gqa import MODIFIES_INPUT, cache_mistake
 
 GiB, MiB = 2**30, 2**20
 
@@ -124,3 +125,17 @@ def test_kv_cache_bytes(impl, ref):
                               f"({expected / MiB:g} MiB)", mistake)
     if [ref.gqa.kv_cache_bytes(**sizes) for sizes in cases[1:4]] != [2 * GiB, 512 * MiB, 64 * MiB]:
         raise AssertionError("reference kv_cache_bytes does not give 2 GiB, 512 MiB and 64 MiB")
+
+
+@check(points=1, task=2)
+def test_gqa_leaves_inputs_untouched(impl, ref, rng):
+    """repeat_kv and grouped_query_attention leave the caller's arrays as they were"""
+    x = normal(rng, (2, 5, 3))
+    expect_untouched(impl, "gqa", "repeat_kv", (x, 2), names=("x", "n_rep"), expected=ref.gqa.repeat_kv(x, 2),
+                     mistake=MODIFIES_INPUT)
+    X = normal(rng, (5, 8))
+    W_Q, W_K, W_V, W_O = (normal(rng, shape, scale=8 ** -0.5) for shape in ((8, 8), (8, 4), (8, 4), (8, 8)))
+    mask = ref.masking.causal_mask(5)
+    expect_untouched(impl, "gqa", "grouped_query_attention", (X, W_Q, W_K, W_V, W_O, 4, 2), {"mask": mask},
+                     names=("X", "W_Q", "W_K", "W_V", "W_O", "n_heads", "n_kv_heads"), mistake=MODIFIES_INPUT,
+                     expected=ref.gqa.grouped_query_attention(X, W_Q, W_K, W_V, W_O, 4, 2, mask=mask))

@@ -100,6 +100,24 @@ def test_kvcache_many_appends_float32(impl, rng):
     expect_close(cache.values, values, call="cache.values after 40 appends of float32 v of shape (5,)")
 
 
+@check(points=1, task=1)
+def test_kvcache_keeps_copies(impl, rng):
+    """the cache keeps its own copies: changing the arrays given to append afterwards leaves keys/values alone"""
+    cache = impl.kv_cache.KVCache()
+    keys, values = normal(rng, (3, 4)), normal(rng, (3, 2))
+    for t in range(3):
+        cache.append(keys[t], values[t])
+        impl.touch_last_arguments()  # the very k and v that append received, + 1, in the student's process
+    for name, expected in (("keys", keys), ("values", values)):
+        call = f"cache.{name} after 3 appends, each followed by adding 1 to the k and v it was given"
+        got = expect_array(getattr(cache, name), call=call, shape=expected.shape)
+        changed = [t for t in range(3) if np.allclose(got[t], expected[t] + 1)]
+        if changed:
+            raise CheckFailed(f"{call}: rows {changed} came back + 1: the cache changed with the caller's arrays "
+                              "(it kept them instead of copies)", diagnosis=mistakes.ALIASING)
+        expect_close(got, expected, call=call)
+
+
 @check(points=4, task=2)
 def test_decode_step_after_cached_prefix(impl, ref, rng):
     """decode_step after 2 cached tokens: each new token attends to the cache and to itself (= causal attention)"""

@@ -4,8 +4,9 @@ import numpy as np
 
 from grader.checks.common import expect_dtypes, expect_value_error, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
-from grader.mistakes.linear_attention import FULL_MATRIX
+from grader.mistakes.linear_attention import FULL_MATRIX, MODIFIES_INPUT
 
 MEMORY_N, MEMORY_D = 4096, 16
 
@@ -98,3 +99,16 @@ def test_linear_memory(impl, ref, rng):
                 raise CheckFailed(f"{call} {what} {amount / 2**20:.1f} MiB of memory; expected less than "
                                   f"{limit / 2**20:.0f} MiB (one {n} x {n} float64 matrix is {full / 2**20:.0f} MiB)",
                                   FULL_MATRIX if amount >= full // 2 else None)
+
+
+@check(points=1, task=2)
+def test_linear_leaves_inputs_untouched(impl, ref, rng):
+    """elu_feature_map and linear_attention leave the caller's arrays as they were"""
+    x = normal(rng, (4, 3), scale=2.0)
+    expect_untouched(impl, "linear_attention", "elu_feature_map", (x,), names=("x",),
+                     expected=ref.linear_attention.elu_feature_map(x), mistake=MODIFIES_INPUT)
+    Q, K, V = normal(rng, (5, 3)), normal(rng, (5, 3)), normal(rng, (5, 2))
+    for causal in (False, True):
+        expect_untouched(impl, "linear_attention", "linear_attention", (Q, K, V), {"causal": causal},
+                         names=("Q", "K", "V"), mistake=MODIFIES_INPUT,
+                         expected=ref.linear_attention.linear_attention(Q, K, V, causal=causal))

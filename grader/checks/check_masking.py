@@ -4,7 +4,9 @@ import numpy as np
 from grader import document_values as doc
 from grader.checks.common import DTYPES, expect_dtypes, expect_mask, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import arg, call_text, expect_close
+from grader.mistakes.masking import APPLY_MODIFIES_INPUT
 
 
 @check(points=2, task=1)
@@ -71,3 +73,13 @@ def test_apply_mask_document_scores(impl, ref):
         origin = ref.masking.apply_mask(scores, mask)
         expect_close(impl.masking.apply_mask(scores, mask), expected.astype(dtype),
                      call=call_text("apply_mask", arg("scores", scores), arg("mask", mask)), origin=origin)
+
+
+@check(points=1, task=3)
+def test_apply_mask_leaves_inputs_untouched(impl, ref, rng):
+    """apply_mask leaves the caller's scores and mask as they were (it returns a masked copy)"""
+    for dtype in DTYPES:
+        scores = normal(rng, (2, 4, 4), dtype)
+        mask = ref.masking.causal_mask(4)
+        expect_untouched(impl, "masking", "apply_mask", (scores, mask), names=("scores", "mask"),
+                         expected=ref.masking.apply_mask(scores, mask), mistake=APPLY_MODIFIES_INPUT)

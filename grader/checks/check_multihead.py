@@ -4,7 +4,9 @@ import numpy as np
 from grader import document_values as doc
 from grader.checks.common import expect_dtypes, expect_pair, expect_value_error, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import arg, call_text, expect_array, expect_close, expect_tuple
+from grader.mistakes.multihead import MODIFIES_INPUT
 
 
 def mhsa_call(X, W, n_heads, mask=None):
@@ -146,3 +148,19 @@ def test_multihead_dtypes(impl, ref, rng):
         W = [(normal(rng, (4, 4)) * 2).astype(dtype) for _ in range(4)]
         expected = ref.multihead.multi_head_self_attention(X, *W, 2)
         expect_dtypes(impl.multihead.multi_head_self_attention(X, *W, 2), expected, call=mhsa_call(X, W, 2))
+
+
+@check(points=1, task=3)
+def test_multihead_leaves_inputs_untouched(impl, ref, rng):
+    """split_heads, merge_heads and multi_head_self_attention leave the caller's arrays as they were"""
+    X = normal(rng, (2, 5, 8))
+    expect_untouched(impl, "multihead", "split_heads", (X, 4), names=("X", "n_heads"),
+                     expected=ref.multihead.split_heads(X, 4), mistake=MODIFIES_INPUT)
+    heads = normal(rng, (2, 4, 5, 2))
+    expect_untouched(impl, "multihead", "merge_heads", (heads,), names=("X",),
+                     expected=ref.multihead.merge_heads(heads), mistake=MODIFIES_INPUT)
+    X, W = normal(rng, (5, 8)), [normal(rng, (8, 8), scale=8 ** -0.5) for _ in range(4)]
+    mask = ref.masking.causal_mask(5)
+    expect_untouched(impl, "multihead", "multi_head_self_attention", (X, *W, 2), {"mask": mask},
+                     names=("X", "W_Q", "W_K", "W_V", "W_O", "n_heads"),
+                     expected=ref.multihead.multi_head_self_attention(X, *W, 2, mask=mask), mistake=MODIFIES_INPUT)

@@ -3,7 +3,9 @@ import numpy as np
 
 from grader.checks.common import expect_dtypes, expect_mask, expect_pair, expect_value_error, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import arg, call_text, expect_close
+from grader.mistakes.position_bias import MODIFIES_INPUT
 
 
 def check_slopes(impl, ref, counts):
@@ -101,3 +103,13 @@ def test_position_bias_dtypes(impl, ref, rng):
     bias = ref.position_bias.alibi_bias(2, 4, 4).astype(np.float32)
     expected = ref.position_bias.biased_attention(Q, K, V, bias)
     expect_dtypes(impl.position_bias.biased_attention(Q, K, V, bias), expected, call=biased_call(Q, K, V, bias))
+
+
+@check(points=1, task=4)
+def test_biased_attention_leaves_inputs_untouched(impl, ref, rng):
+    """biased_attention leaves the caller's Q, K, V, bias and mask as they were"""
+    Q, K, V = normal(rng, (2, 5, 3)), normal(rng, (2, 5, 3)), normal(rng, (2, 5, 2))
+    bias, mask = ref.position_bias.alibi_bias(2, 5), ref.masking.causal_mask(5)
+    expect_untouched(impl, "position_bias", "biased_attention", (Q, K, V), {"bias": bias, "mask": mask},
+                     names=("Q", "K", "V"), mistake=MODIFIES_INPUT,
+                     expected=ref.position_bias.biased_attention(Q, K, V, bias=bias, mask=mask))

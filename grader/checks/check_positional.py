@@ -3,7 +3,9 @@ import numpy as np
 
 from grader.checks.common import expect_dtypes, expect_value_error, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
+from grader.mistakes.positional import MODIFIES_INPUT
 
 
 def textbook_sinusoidal(seq_len, d_model):
@@ -107,3 +109,12 @@ def test_positional_dtypes(impl, ref, rng):
     for x in (normal(rng, (2, 3, 4), np.float32), np.arange(12).reshape(3, 4) - 5):
         expected = ref.positional.apply_rope(x)
         expect_dtypes(impl.positional.apply_rope(x), expected, call=call_text("apply_rope", arg("x", x)))
+
+
+@check(points=1, task=2)
+def test_apply_rope_leaves_inputs_untouched(impl, ref, rng):
+    """apply_rope leaves the caller's x and positions as they were (it returns a rotated copy)"""
+    for dtype in (np.float64, np.float32):
+        x, positions = normal(rng, (2, 5, 6), dtype), np.arange(5) + 3
+        expect_untouched(impl, "positional", "apply_rope", (x, positions), names=("x", "positions"),
+                         expected=ref.positional.apply_rope(x, positions), mistake=MODIFIES_INPUT)

@@ -4,7 +4,9 @@ import numpy as np
 from grader import document_values as doc
 from grader.checks.common import DTYPES, expect_dtypes, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import arg, call_text, expect_close
+from grader.mistakes.softmax import MODIFIES_INPUT
 
 SHAPES_AND_AXES = (((6,), -1), ((3, 5), -1), ((4, 4), -1), ((3, 5), 0), ((2, 3, 4), 1), ((2, 3, 4), -1), ((2, 3, 4), 0))
 
@@ -81,3 +83,12 @@ def test_softmax_minus_infinity(impl, ref):
         expected = ref.softmax.softmax(x, axis=axis)
         call = call_text("softmax", arg("x", x), f"axis={axis}") + f" with x = {x.tolist()}"
         expect_close(impl.softmax.softmax(x, axis=axis), expected, call=call)
+
+
+@check(points=1, task=1)
+def test_softmax_leaves_input_untouched(impl, ref, rng):
+    """softmax leaves the caller's array as it was (the result is a new array)"""
+    for shape, axis, dtype in (((3, 5), -1, np.float64), ((2, 3, 4), 0, np.float32)):
+        x = normal(rng, shape, dtype, scale=3.0)
+        expect_untouched(impl, "softmax", "softmax", (x,), {"axis": axis}, names=("x",),
+                         expected=ref.softmax.softmax(x, axis=axis), mistake=MODIFIES_INPUT)

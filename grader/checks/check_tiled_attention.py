@@ -4,6 +4,7 @@ import numpy as np
 from grader import document_values as doc
 from grader.checks.common import expect_dtypes, normal
 from grader.checks.marks import check
+from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes import tiled_attention as mistakes
 from grader.sandbox.secret import unpredictable
@@ -109,3 +110,13 @@ def test_tiled_memory(impl, ref, rng):
         raise CheckFailed(f"{call} used {extra / 2**20:.1f} MiB of extra memory at its peak (beyond its result and one "
                           f"running output); expected less than {budget / 2**20:.0f} MiB (1/8 of one {n} x {n} float64 "
                           f"matrix, {n * n * 8 / 2**20:.0f} MiB)", diagnosis)
+
+
+@check(points=1, task=1)
+def test_tiled_leaves_inputs_untouched(impl, ref, rng):
+    """tiled_attention leaves the caller's Q, K and V as they were"""
+    Q, K, V = normal(rng, (6, 4)), normal(rng, (6, 4)), normal(rng, (6, 3))
+    for causal in (False, True):
+        expect_untouched(impl, "tiled_attention", "tiled_attention", (Q, K, V), {"block_size": 4, "causal": causal},
+                         names=("Q", "K", "V"), mistake=mistakes.MODIFIES_INPUT,
+                         expected=ref.tiled_attention.tiled_attention(Q, K, V, block_size=4, causal=causal))

@@ -92,3 +92,12 @@ FULLY_MASKED_UNIFORM = Mistake(
     hint="A query with no allowed key has an output of zeros whatever K and V are. What is its gradient, then?",
     patch=((FORWARD, FORWARD + "\n    P = np.where(P.sum(axis=-1, keepdims=True) == 0, 1.0 / P.shape[-1], P)"),),
 )
+RETURN_LINE = "    return dQ, dK, dV"
+MODIFIES_INPUT = Mistake(
+    id="attention_backward_modifies_input",
+    functions=("softmax_backward", "attention_backward"),
+    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
+    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
+         "you were given (`+=`, `out=`, slice assignment)?",
+    mutant=((RETURN_LINE, "    dO[...] = 0\n" + RETURN_LINE),),
+)

@@ -64,3 +64,12 @@ def cache_mistake(got: int, expected: int, n_layers: int, bytes_per_value: int) 
         if factor > 1 and got * factor == expected:
             return mistake
     return None
+RETURN_LINE = "    return concat @ np.asarray(W_O), weights"
+MODIFIES_INPUT = Mistake(
+    id="gqa_modifies_input",
+    functions=("repeat_kv", "grouped_query_attention"),
+    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
+    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
+         "you were given (`+=`, `out=`, slice assignment)?",
+    mutant=((RETURN_LINE, "    W_V[...] = 0\n" + RETURN_LINE),),
+)

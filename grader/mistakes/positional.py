@@ -116,3 +116,12 @@ FLOAT32_TABLES = Mistake(
     patch=(("cos, sin = np.cos(theta).astype(x.dtype), np.sin(theta).astype(x.dtype)",
             "theta = theta.astype(np.float32)\n    cos, sin = np.cos(theta), np.sin(theta)"),),
 )
+RETURN_LINE = "    return rotated"
+MODIFIES_INPUT = Mistake(
+    id="positional_modifies_input",
+    functions=("apply_rope",),
+    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
+    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
+         "you were given (`+=`, `out=`, slice assignment)?",
+    mutant=((RETURN_LINE, "    x[...] = 0\n" + RETURN_LINE),),
+)

@@ -184,7 +184,7 @@ def error_info(raw: Any) -> dict:
             **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
 
 
-MAX_CALLBACKS = 100_000  # calls of sibling functions answered within one request (the deadline bounds them too)
+MAX_CALLBACKS = 10_000  # calls of sibling functions answered within one request (the deadline bounds them too)
 
 
 class CallbackRefused(Exception):
@@ -280,7 +280,8 @@ class ChildTransport:
                                         exercise=self.exercise) from None
         except CallbackRefused as failure:
             self._spend(start)
-            raise self._bad_value(call, str(failure)) from None
+            raise self._bad_value(call, f"the grader refused a call your code made to another exercise ({failure})"
+                                  ) from None
         except (wire.WireError, OSError) as failure:
             self._spend(start)
             how = self.kill()

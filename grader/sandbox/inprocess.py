@@ -28,6 +28,7 @@ class InProcessTransport:
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any:
         self.last_call_mutated = []
+        args, kwargs = as_sent(tuple(args)), dict(as_sent(list((kwargs or {}).items())))
         try:
             result = self.runtime.run(op, target, args, kwargs, name)
             self.last_call_mutated = list(self.runtime.last_mutated)
@@ -47,6 +48,13 @@ class InProcessTransport:
 
     def close(self) -> None:
         """Nothing to release: the code runs in this process."""
+
+
+def as_sent(value: Any) -> Any:
+    """Arguments as the student's side of the wire receives them: fresh copies of every array."""
+    arrays: list = []
+    tree = wire.encode(value, arrays)
+    return wire.decode(tree, [array.copy() for array in arrays])
 
 
 def as_received(result: Any, runtime: Responder, *, call: str, exercise: str) -> Any:

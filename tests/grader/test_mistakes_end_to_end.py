@@ -22,9 +22,6 @@ EXERCISE_OF = {m.id: exercise for exercise, (_, mistakes) in registry().items() 
 # Output-identical on every input (a fully masked row is 0/0 either way, every other row is the same
 # softmax): the mistake tried first names both, and its looks_like says so.
 TWINS = {"attention_mask_after_softmax_renormalised": "attention_fully_masked_nan"}
-# Named by the sandbox's report of arguments modified in place and of arrays a cache kept (issue 11 item 4,
-# the sandbox's side): defined here with their mutants, detected once the sandbox reports them.
-AWAITING_SANDBOX = {"softmax_modifies_input", "apply_mask_modifies_input", "kv_cache_aliasing"}
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +57,6 @@ def test_mutant_loses_points_and_is_named(tmp_path, zygote, mistake):
     failed = [c for c in result.checks if c.status != Status.PASSED]
     messages = "\n".join(f"{c.name}: {c.mistake or '-'}: {c.message}" for c in failed)
     assert not [c for c in failed if c.status == Status.GRADER_ERROR], messages
-    if mistake.id in AWAITING_SANDBOX and result.score == result.max_score:
-        pytest.xfail(f"{mistake.id}: needs the sandbox's report of modified or kept arguments")
     assert result.score < result.max_score, f"{mistake.id} lost no points in {exercise}"
     assert TWINS.get(mistake.id, mistake.id) in [c.mistake for c in failed], messages
     for other in unrelated:

@@ -17,23 +17,18 @@ NEW_MISTAKES = Path(__file__).with_name("NEW_MISTAKES.md")
 # (tiled_attention_01, a FlashAttention-1 form with several (n_q, block) temporaries, was over the memory
 # budget at blocks of 64 keys; the memory check uses blocks of 16 since.)
 KNOWN_FALSE_FAILS: set[str] = set()
-# Buggy entries that lose no point in their own exercise today (target: none; issue 11 item 4, the
-# sandbox's report of arguments modified in place and of arrays a cache kept, covers all four).
-KNOWN_UNCAUGHT = {
-    "softmax_05_inplace",
-    "masking_06_inplace_fill",
-    "kv_cache_03_alias",
-    "kv_cache_08_first_alias",
-}
+# Buggy entries that lose no point in their own exercise today (target: none). The four in-place and aliasing
+# entries were caught once the sandbox reported arguments modified in place and arrays a cache kept (issue 11
+# item 4).
+KNOWN_UNCAUGHT: set[str] = set()
 # Buggy entries whose feedback names only OTHER mistakes (a wrong cause; target: none). At commit 5e32aad one
 # (an unguarded softmax called "masked and renormalised after the softmax"); none since mistakes must differ
 # from the reference on the call to be named (grader.compare.explains). New wrong causes fail this test.
 KNOWN_MISNAMED: set[str] = set()
-NAMED_FLOOR = 53 / 57       # measured: 53 of 57 buggy entries named (was 27 at 5e32aad; target: >= 90%, reached)
-# measured: 172 points lost in the corpus's other exercises (target: 0, everywhere). It was 163 before the
-# multihead checks that award shape and "raises ValueError" points began to compare values (issue 11 item 5):
-# an attention bug now also costs those points in multihead until sibling calls are answered by the reference.
-CASCADE_CEILING = 172
+NAMED_FLOOR = 57 / 57       # measured: 57 of 57 buggy entries named (53 before issue 11 item 4; 27 at 5e32aad)
+# measured: 0 points lost in the corpus's other exercises (target: 0, reached). It was 172 while every exercise
+# ran the student's own siblings; `attnkit grade` answers sibling calls with the reference since (issue 11 item 1).
+CASCADE_CEILING = 0
 
 
 @pytest.fixture(scope="module")
