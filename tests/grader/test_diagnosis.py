@@ -127,3 +127,13 @@ def test_float32_computation_is_named_and_not_an_unguarded_softmax():
     exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
     got = (exps / exps.sum(axis=-1, keepdims=True)).astype(np.float64)   # a float32 computation, cast back
     assert session.diagnose(failure_of(got, weights)) == attention.FLOAT32_COMPUTE
+
+
+def test_a_softmax_along_any_other_axis_is_the_wrong_axis():
+    session = Session(reference())
+    x = np.random.default_rng(8).standard_normal((2, 3, 4))
+    expected = session.ref.softmax.softmax(x, axis=1)
+    for axis in (0, 2):
+        got = softmax.stable_softmax(x, axis)
+        assert session.diagnose(failure_of(got, expected)) == softmax.WRONG_AXIS
+    assert session.diagnose(failure_of(np.full_like(x, 1 / 3), expected)) is None
