@@ -97,8 +97,8 @@ def test_all_lists_every_failing_check(tmp_path):
     out = io.StringIO()
     assert check.main(["attention"], impl, timeout=10, out=out, every=True) == 1
     every = out.getvalue()
-    assert every.count("attention, task") == failing == 7
-    assert every.count("looks like the scores were not divided by sqrt(d_k)") == 7
+    assert every.count("attention, task") == failing == 8
+    assert every.count("looks like the scores were not divided by sqrt(d_k)") == 8
     assert "--all" not in every
 
 

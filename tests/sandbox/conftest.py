@@ -1,0 +1,29 @@
+"""Fixtures of the sandbox tests: one zygote for the module, submissions built from solutions/."""
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox.child import Zygote
+
+SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
+
+
+@pytest.fixture(scope="module")
+def zygote():
+    with Zygote() as zygote:
+        yield zygote
+
+
+@pytest.fixture
+def submission(tmp_path):
+    """A copy of the reference solutions; ``submission(module=text, ...)`` replaces or adds modules."""
+    def build(**modules: str) -> Path:
+        target = tmp_path / "submission"
+        if not target.exists():
+            shutil.copytree(SOLUTIONS, target, ignore=shutil.ignore_patterns("__pycache__"))
+        for name, text in modules.items():
+            (target / f"{name}.py").write_text(text)
+        return target
+
+    return build

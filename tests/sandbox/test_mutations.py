@@ -1,0 +1,86 @@
+"""Issue 11 item 4: the student's side reports every argument array a call changed in place (nested in
+tuples and lists too), and can change the arrays the last call received (to see what an object kept)."""
+import numpy as np
+import pytest
+
+from grader.sandbox.child import Workspace
+from grader.sandbox.inprocess import in_process
+
+PROBES = '''import numpy as np
+
+
+def overwrite_first(x, y):
+    x[0] = 99
+    return y
+
+
+def overwrite_nested(pair, mask=None):
+    pair[1][...] = 0
+    if mask is not None:
+        mask[...] = False
+    return 1.0
+
+
+def reshape_in_place(x):
+    x.shape = (-1,)
+    return 0
+
+
+def leave_alone(x, y):
+    return x + y
+
+
+class Keeper:
+    def keep(self, k, v):
+        self.kept = (k, np.array(v))
+
+    def kept_sum(self):
+        return float(self.kept[0].sum() + self.kept[1].sum())
+'''
+
+
+@pytest.fixture
+def child(zygote, submission):
+    folder = submission(probes=PROBES)
+    with Workspace(folder, zygote.user) as workspace:
+        impl = zygote.implementation(workspace, "softmax", module="probes")
+        yield impl
+        impl.transport.close()
+
+
+@pytest.fixture
+def trusted(submission):
+    return in_process(submission(probes=PROBES), "softmax")
+
+
+@pytest.mark.parametrize("side", ["child", "trusted"])
+def test_every_changed_argument_is_reported(side, request):
+    impl = request.getfixturevalue(side)
+    x, y = np.zeros((2, 3)), np.ones(3)
+    impl.probes.overwrite_first(x, y)
+    assert impl.last_call_mutated == ["0"]
+    assert (x == 0).all()  # the caller's own array is never the one changed
+    impl.probes.overwrite_nested((x, y), mask=np.ones(3, dtype=bool))
+    assert impl.last_call_mutated == ["0[1]", "mask"]
+    impl.probes.reshape_in_place(np.zeros((2, 2)))
+    assert impl.last_call_mutated == ["0"]
+    impl.probes.leave_alone(x, y)
+    assert impl.last_call_mutated == []
+
+
+@pytest.mark.parametrize("side", ["child", "trusted"])
+def test_touching_the_last_arguments_shows_what_an_object_kept(side, request):
+    impl = request.getfixturevalue(side)
+    keeper = impl.probes.Keeper()
+    k, v = np.zeros(3), np.zeros(2)
+    keeper.keep(k, v)
+    impl.touch_last_arguments()
+    assert keeper.kept_sum() == 3.0  # the kept k changed with the caller's; the copied v did not
+    assert (k == 0).all() and (v == 0).all()
+
+
+def test_a_raising_call_reports_nothing(child):
+    child.probes.overwrite_first(np.zeros(2), None)
+    with pytest.raises(AssertionError):
+        child.probes.overwrite_first(np.zeros(0), None)  # IndexError in the student's code
+    assert child.last_call_mutated == []

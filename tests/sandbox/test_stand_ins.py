@@ -1,0 +1,114 @@
+"""Issue 11 item 1: under ``attnkit grade`` each exercise is graded on its own code: its calls of other
+exercises' functions are answered by the reference on the trusted side (grader/sandbox/standin.py)."""
+import numpy as np
+import pytest
+
+from grader.runner import reference_siblings, run_submission
+from grader.sandbox import errors
+from grader.sandbox.child import Workspace
+from solutions.softmax import softmax as reference_softmax
+
+BROKEN_SOFTMAX = '''import numpy as np
+
+
+def softmax(x, axis=-1):
+    x = np.asarray(x)
+    return np.exp(x) / np.exp(x).sum()  # a global sum: wrong for every slice of more than one
+'''
+# attention as students write its sibling imports: flat, module-qualified, relative, and the package name
+IMPORT_STYLES = {
+    "flat": "from softmax import softmax",
+    "module": "import softmax as _s\nsoftmax = _s.softmax",
+    "relative": "from .softmax import softmax",
+    "package": "from submission.softmax import softmax",
+}
+PROBES = '''
+
+def probe_softmax(x, axis=-1):
+    return softmax(x, axis=axis)
+
+
+def probe_object():
+    return softmax(object())
+
+
+def probe_own_class():
+    from kv_cache import KVCache
+    return type(KVCache()).__module__
+'''
+
+
+def scores(results):
+    return {r.exercise: (r.score, r.max_score) for r in results}
+
+
+def test_grade_charges_a_broken_softmax_once_and_says_so(zygote, submission):
+    folder = submission(softmax=BROKEN_SOFTMAX)
+    graded = {r.exercise: r for r in run_submission(folder, zygote, ("softmax", "attention", "multihead"),
+                                                    own_siblings=False)}
+    assert graded["softmax"].score < graded["softmax"].max_score
+    assert graded["attention"].score == graded["attention"].max_score
+    assert graded["multihead"].score == graded["multihead"].max_score
+    assert graded["attention"].note == "graded with the reference softmax; your softmax fails its own checks"
+    assert graded["attention"].reference_siblings == {"softmax", "masking"}
+    assert graded["multihead"].note == ""  # it calls attention (the reference's), not the student's softmax
+
+
+def test_check_keeps_running_the_students_own_siblings(zygote, submission):
+    folder = submission(softmax="def softmax(x, axis=-1):\n    raise NotImplementedError\n")
+    attention = run_submission(folder, zygote, ("attention",))[0]
+    assert attention.score == 0 and attention.note == ""
+    assert "finish exercise softmax first" in attention.first_failure.message
+
+
+@pytest.mark.parametrize("style", sorted(IMPORT_STYLES))
+def test_every_import_style_gets_the_reference(zygote, submission, style):
+    source = (submission() / "attention.py").read_text()
+    folder = submission(softmax=BROKEN_SOFTMAX,
+                        attention=source.replace("from .softmax import softmax", IMPORT_STYLES[style]) + PROBES)
+    x = np.random.default_rng(0).standard_normal((3, 4))
+    with Workspace(folder, zygote.user) as workspace:
+        impl = zygote.implementation(workspace, "attention", siblings=reference_siblings("attention"))
+        try:
+            np.testing.assert_allclose(impl.attention.probe_softmax(x), reference_softmax(x), rtol=1e-12)
+            assert impl.transport.siblings_called == {"softmax"}
+            assert impl.attention.probe_own_class() == "submission._own_kv_cache"  # classes stay the student's
+        finally:
+            impl.transport.close()
+
+
+def test_a_bad_argument_raises_the_references_error_in_the_students_code(zygote, submission):
+    folder = submission(attention=(submission() / "attention.py").read_text() + PROBES)
+    with Workspace(folder, zygote.user) as workspace:
+        impl = zygote.implementation(workspace, "attention", siblings=reference_siblings("attention"))
+        try:
+            with pytest.raises(errors.StudentRaised) as raised:
+                impl.attention.probe_softmax(np.zeros((2, 3)), axis=5)
+            assert raised.value.error_type == "AxisError"
+            assert "attention.py" in raised.value.message and "sibling" not in raised.value.message
+            with pytest.raises(errors.StudentRaised) as raised:
+                impl.attention.probe_object()  # not something the wire carries
+            assert raised.value.error_type == "TypeError"
+            assert not impl.transport.dead  # the child stays usable
+            assert impl.attention.probe_softmax([0.0, 0.0]) == pytest.approx([0.5, 0.5])
+        finally:
+            impl.transport.close()
+
+
+def test_siblings_are_every_other_exercises_plain_functions():
+    functions = reference_siblings("attention").functions
+    assert "attention" not in functions
+    assert functions["softmax"] == ("softmax",)
+    assert "KVCache" not in functions["kv_cache"] and "decode_step" in functions["kv_cache"]
+    assert set(functions["masking"]) == {"causal_mask", "padding_mask", "apply_mask"}
+
+
+def test_a_callback_storm_is_cut_at_the_cap(zygote, submission, monkeypatch):
+    monkeypatch.setattr("grader.sandbox.child.MAX_CALLBACKS", 50)
+    storm = "\n\ndef storm():\n    for _ in range(1000):\n        softmax([0.0, 1.0])\n"
+    folder = submission(attention=(submission() / "attention.py").read_text() + storm)
+    with Workspace(folder, zygote.user) as workspace:
+        impl = zygote.implementation(workspace, "attention", siblings=reference_siblings("attention"))
+        with pytest.raises(errors.StudentBadValue, match="more than 50 calls of other exercises' functions"):
+            impl.attention.storm()
+        assert impl.transport.dead  # killed: it is not trusted to answer the next request sensibly
