@@ -115,7 +115,7 @@ def test_one_mask_for_every_head_and_padding_mask_broadcasts():
 
 @pytest.mark.parametrize("batch", [(), (2,)])
 def test_one_dimensional_key_mask(batch):
-    """A (n,) mask over the keys broadcasts to (..., n, n), as the docstring allows: the same for every query and head."""
+    """A (n,) key mask broadcasts to (..., n, n), as the docstring allows: the same for every query and head."""
     rng = np.random.default_rng(11)
     n, d_model, n_heads = 5, 6, 3
     X = rng.standard_normal((*batch, n, d_model))
