@@ -90,7 +90,7 @@ EXPONENT_4I = Mistake(
 POWER_OF_RATIO = Mistake(
     id="sinusoidal_power_of_ratio",
     functions=("sinusoidal_encoding",),
-    looks_like="the angle was (p/10000)**(2i/d_model) instead of p / 10000**(2i/d_model)",
+    looks_like="the angle was (p/10000)**(2i/d_model): the position was raised to the power together with 10000",
     hint="Which part of the formula is raised to the power: the position, or only 10000?",
     patch=((ANGLES, "angles = (positions / 10000.0) ** (two_i / d_model)"),),
 )
