@@ -131,15 +131,16 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
 
 
 @lru_cache(maxsize=None)
-def reference_siblings(exercise: str):
+def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     """What ``attnkit grade`` answers with the reference in ``exercise``'s child: the public functions
-    of every other exercise's reference module (classes such as ``KVCache`` stay the student's)."""
+    of every other exercise's reference module (classes such as ``KVCache`` stay the student's), except
+    the ``trusted`` modules (the student's own ran: they passed every check of their exercise)."""
     from .sandbox.child import Siblings
 
     own = curriculum.get(exercise).module
     functions = {}
     for other in curriculum.exercises():
-        if other.module == own or other.module in functions:
+        if other.module == own or other.module in functions or other.module in trusted:
             continue
         module = importlib.import_module(f"solutions.{other.module}")
         functions[other.module] = tuple(name for name, value in vars(module).items()
@@ -168,17 +169,24 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
     """Grade one directory of student modules in the sandbox: a private copy, a child per exercise.
 
     ``own_siblings=False`` (``attnkit grade``): each exercise is graded on its own code, its calls of other
-    exercises' functions answered by the reference (:func:`reference_siblings`); ``True`` (``attnkit check``):
-    the student's own siblings run, so a broken softmax shows in attention with "fix that exercise first"."""
+    exercises' functions answered by the reference (:func:`reference_siblings`), except the functions of an
+    exercise graded before it in this run at full marks (the student's own code passed all its checks: it
+    runs, without the round trips); ``True`` (``attnkit check``): the student's own siblings run, so a broken
+    softmax shows in attention with "fix that exercise first"."""
     from .sandbox.child import Workspace
 
+    passed: set[str] = set()  # modules whose exercise got full marks so far
+
     def make_impl(exercise: str) -> Implementation:
-        siblings = None if own_siblings else reference_siblings(exercise)
+        siblings = None if own_siblings else reference_siblings(exercise, frozenset(passed))
         return zygote.implementation(workspace, exercise, siblings=siblings)
 
+    results = []
     with Workspace(modules_dir, zygote.user) as workspace:
-        results = [run_exercise(exercise, make_impl, visibility=visibility)
-                   for exercise in (exercises or curriculum.ids())]
+        for exercise in exercises or curriculum.ids():
+            results.append(run_exercise(exercise, make_impl, visibility=visibility))
+            if results[-1].checks and results[-1].score == results[-1].max_score:
+                passed.add(curriculum.get(exercise).module)
     if not own_siblings:
         sibling_notes(results)
     return results

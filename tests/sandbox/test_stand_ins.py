@@ -50,8 +50,16 @@ def test_grade_charges_a_broken_softmax_once_and_says_so(zygote, submission):
     assert graded["attention"].score == graded["attention"].max_score
     assert graded["multihead"].score == graded["multihead"].max_score
     assert graded["attention"].note == "graded with the reference softmax; your softmax fails its own checks"
-    assert graded["attention"].reference_siblings == {"softmax", "masking"}
-    assert graded["multihead"].note == ""  # it calls attention (the reference's), not the student's softmax
+    assert graded["attention"].reference_siblings == {"softmax", "masking"}  # masking: not graded in this run
+    # attention passed all its checks, so multihead runs the student's attention, itself on the reference softmax
+    assert graded["multihead"].reference_siblings == {"softmax", "masking"}
+    assert graded["multihead"].note == graded["attention"].note
+
+
+def test_grade_runs_a_sibling_that_passed_every_check(zygote, submission):
+    graded = run_submission(submission(), zygote, ("softmax", "masking", "attention"), own_siblings=False)
+    assert [r.reference_siblings for r in graded] == [set(), set(), set()]
+    assert all(r.score == r.max_score and r.note == "" for r in graded)
 
 
 def test_check_keeps_running_the_students_own_siblings(zygote, submission):
