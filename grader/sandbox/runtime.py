@@ -6,6 +6,7 @@ Self-contained: the standard library, numpy and :mod:`wire`.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import io
 import os
@@ -68,6 +69,7 @@ def capped_streams(fd: int, limit: int):
 
 SNAPSHOT_BYTES = 64 << 20  # arguments larger than this (together) are not watched for changes
 WATCHED_ARRAYS = 256       # nor more than this many arrays per call
+COPIED_BYTES = 64 << 10    # arrays up to this size are compared by a copy of their bytes, larger ones by digest
 
 
 def argument_arrays(args: tuple, kwargs: dict) -> list:
@@ -96,9 +98,13 @@ def argument_arrays(args: tuple, kwargs: dict) -> list:
 
 
 def snapshot(array) -> tuple | None:
-    """What an argument array holds (dtype, shape, bytes), to see whether a call changed it."""
+    """What an argument array holds (dtype, shape, and its bytes, or their digest past :data:`COPIED_BYTES`
+    so that no large copy is alive during the call: a ``measure`` call's peak memory must not include it)."""
     try:
-        return array.dtype.str, array.shape, array.tobytes()
+        if array.nbytes <= COPIED_BYTES:
+            return array.dtype.str, array.shape, array.tobytes()
+        data = array if array.flags.c_contiguous else array.copy()
+        return array.dtype.str, array.shape, hashlib.blake2b(data.view(np.uint8).reshape(-1)).digest()
     except (MemoryError, ValueError):
         return None
 

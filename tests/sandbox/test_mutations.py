@@ -62,6 +62,8 @@ def test_every_changed_argument_is_reported(side, request):
     assert (x == 0).all()  # the caller's own array is never the one changed
     impl.probes.overwrite_nested((x, y), mask=np.ones(3, dtype=bool))
     assert impl.last_call_mutated == ["0[1]", "mask"]
+    impl.probes.overwrite_first(np.zeros((300, 100)), y)  # past COPIED_BYTES: compared by digest
+    assert impl.last_call_mutated == ["0"]
     impl.probes.reshape_in_place(np.zeros((2, 2)))
     assert impl.last_call_mutated == ["0"]
     impl.probes.leave_alone(x, y)
