@@ -1,7 +1,7 @@
 """Classic scaled dot-product attention mistakes."""
 from __future__ import annotations
 
-from .model import Mistake
+from .model import Mistake, modifies_input
 
 FUNCTIONS = ("scaled_dot_product_attention", "self_attention")
 SCALE = "scores = scores * (1.0 / math.sqrt(d_k))"
@@ -156,12 +156,6 @@ FLOAT32_COMPUTE = Mistake(
             "    Q, K, V = (np.asarray(a).astype(np.float32) for a in (Q, K, V))"),
            ("return output, weights", "return output.astype(dtype), weights.astype(dtype)")),
 )
-RETURN_LINE = "    return output, weights"
-MODIFIES_INPUT = Mistake(
-    id="attention_modifies_input",
-    functions=("scaled_dot_product_attention", "self_attention"),
-    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
-    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
-         "you were given (`+=`, `out=`, slice assignment)?",
-    mutant=((RETURN_LINE, "    V[...] = 0\n" + RETURN_LINE),),
-)
+MODIFIES_INPUT = modifies_input(
+    "attention", ("scaled_dot_product_attention", "self_attention"), "V",
+    "    return output, weights")

@@ -1,7 +1,7 @@
 """Classic mistakes of the attention backward pass: the softmax's Jacobian, the scale, transposes, masks."""
 from __future__ import annotations
 
-from .model import Mistake
+from .model import Mistake, modifies_input
 
 BOTH = ("softmax_backward", "attention_backward")
 FUNCTIONS = ("attention_backward",)
@@ -92,12 +92,6 @@ FULLY_MASKED_UNIFORM = Mistake(
     hint="A query with no allowed key has an output of zeros whatever K and V are. What is its gradient, then?",
     patch=((FORWARD, FORWARD + "\n    P = np.where(P.sum(axis=-1, keepdims=True) == 0, 1.0 / P.shape[-1], P)"),),
 )
-RETURN_LINE = "    return dQ, dK, dV"
-MODIFIES_INPUT = Mistake(
-    id="attention_backward_modifies_input",
-    functions=("softmax_backward", "attention_backward"),
-    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
-    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
-         "you were given (`+=`, `out=`, slice assignment)?",
-    mutant=((RETURN_LINE, "    dO[...] = 0\n" + RETURN_LINE),),
-)
+MODIFIES_INPUT = modifies_input(
+    "attention_backward", ("softmax_backward", "attention_backward"), "dO",
+    "    return dQ, dK, dV")

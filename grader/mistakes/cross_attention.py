@@ -1,7 +1,7 @@
 """Classic cross-attention mistakes: which sequence asks, which answers, and the key padding mask."""
 from __future__ import annotations
 
-from .model import Mistake
+from .model import Mistake, modifies_input
 
 FUNCTIONS = ("cross_attention",)
 KEYS = "K = Z @ np.asarray(W_K)"
@@ -73,12 +73,6 @@ FULLY_PADDED_NAN = Mistake(
                     "    weights = exps / exps.sum(axis=-1, keepdims=True)\n"
                     "    return weights @ V, weights"),),
 )
-RETURN_LINE = "    return scaled_dot_product_attention(Q, K, V, mask)"
-MODIFIES_INPUT = Mistake(
-    id="cross_attention_modifies_input",
-    functions=("cross_attention",),
-    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
-    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
-         "you were given (`+=`, `out=`, slice assignment)?",
-    mutant=((RETURN_LINE, "    Z[...] = 0\n" + RETURN_LINE),),
-)
+MODIFIES_INPUT = modifies_input(
+    "cross_attention", ("cross_attention",), "Z",
+    "    return scaled_dot_product_attention(Q, K, V, mask)")

@@ -1,7 +1,7 @@
 """Classic grouped-query attention mistakes: which key/value head a query head uses, and cache sizes."""
 from __future__ import annotations
 
-from .model import Mistake
+from .model import Mistake, modifies_input
 
 REPEAT = "return np.repeat(x, n_rep, axis=-3)"
 ATTEND = "heads, weights = scaled_dot_product_attention(Q, K, V, mask)"
@@ -64,12 +64,6 @@ def cache_mistake(got: int, expected: int, n_layers: int, bytes_per_value: int) 
         if factor > 1 and got * factor == expected:
             return mistake
     return None
-RETURN_LINE = "    return concat @ np.asarray(W_O), weights"
-MODIFIES_INPUT = Mistake(
-    id="gqa_modifies_input",
-    functions=("repeat_kv", "grouped_query_attention"),
-    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
-    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
-         "you were given (`+=`, `out=`, slice assignment)?",
-    mutant=((RETURN_LINE, "    W_V[...] = 0\n" + RETURN_LINE),),
-)
+MODIFIES_INPUT = modifies_input(
+    "gqa", ("repeat_kv", "grouped_query_attention"), "W_V",
+    "    return concat @ np.asarray(W_O), weights")

@@ -1,7 +1,7 @@
 """Classic linear-attention mistakes: the feature map, the normaliser and the causal running sums."""
 from __future__ import annotations
 
-from .model import Mistake
+from .model import Mistake, modifies_input
 
 FEATURE = "return np.where(x > 0, x + 1, np.exp(np.minimum(x, 0)))"
 BOTH = ("elu_feature_map", "linear_attention")
@@ -78,12 +78,6 @@ FULL_MATRIX = Mistake(
              "        A = phi_q @ np.swapaxes(phi_k, -1, -2)  # (..., n_q, n_k)\n"
              "        phi_q = phi_q + 0 * A.sum()\n"),),
 )
-RETURN_LINE = "    return numerator / (denominator + eps)"
-MODIFIES_INPUT = Mistake(
-    id="linear_attention_modifies_input",
-    functions=("elu_feature_map", "linear_attention"),
-    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
-    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
-         "you were given (`+=`, `out=`, slice assignment)?",
-    mutant=((RETURN_LINE, "    V[...] = 0\n" + RETURN_LINE),),
-)
+MODIFIES_INPUT = modifies_input(
+    "linear_attention", ("elu_feature_map", "linear_attention"), "V",
+    "    return numerator / (denominator + eps)")

@@ -61,3 +61,17 @@ def apply(source: str, replacements: Replacements, what: str = "the source") -> 
             raise PatchError(f"{what}: {old!r} occurs {count} times; a patch must match exactly once")
         source = source.replace(old, new)
     return source
+
+
+def modifies_input(exercise: str, functions: tuple[str, ...], argument: str, line: str) -> Mistake:
+    """``<exercise>_modifies_input``: one of ``functions`` wrote into an array it was given (named by the
+    exercise's inputs-untouched check from the sandbox's report); its mutant zeroes ``argument`` in place
+    just before ``line`` of the reference."""
+    return Mistake(
+        id=f"{exercise}_modifies_input",
+        functions=functions,
+        looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
+        hint="The caller may still need its arrays after the call. Which of your assignments write into an "
+             "array you were given (`+=`, `out=`, slice assignment)?",
+        mutant=((line, f"    {argument}[...] = 0\n{line}"),),
+    )

@@ -1,7 +1,7 @@
 """Classic multi-head attention mistakes: splitting, merging, scaling and projecting the heads."""
 from __future__ import annotations
 
-from .model import Mistake
+from .model import Mistake, modifies_input
 
 MHSA = "multi_head_self_attention"
 ATTEND = "heads, weights = scaled_dot_product_attention(Q, K, V, mask)"
@@ -84,12 +84,6 @@ SQRT_PROMOTES_FLOAT32 = Mistake(
     hint="A NumPy float64 scalar is not a Python float. Which kind of number keeps float32 arrays float32?",
     patch=((ATTEND, "heads, weights = scaled_dot_product_attention(Q / np.sqrt(1.0), K, V, mask)  # float64 now"),),
 )
-RETURN_LINE = "    return concat @ np.asarray(W_O), weights"
-MODIFIES_INPUT = Mistake(
-    id="multihead_modifies_input",
-    functions=("split_heads", "merge_heads", "multi_head_self_attention"),
-    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
-    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
-         "you were given (`+=`, `out=`, slice assignment)?",
-    mutant=((RETURN_LINE, "    W_V[...] = 0\n" + RETURN_LINE),),
-)
+MODIFIES_INPUT = modifies_input(
+    "multihead", ("split_heads", "merge_heads", "multi_head_self_attention"), "W_V",
+    "    return concat @ np.asarray(W_O), weights")

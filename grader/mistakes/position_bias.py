@@ -1,7 +1,7 @@
 """Classic ALiBi and sliding-window mistakes, and where a bias enters the scores."""
 from __future__ import annotations
 
-from .model import Mistake
+from .model import Mistake, modifies_input
 
 SLOPES = "return 2.0 ** (-8.0 * np.arange(1, n + 1) / n)"
 POWER_OF_TWO = "if n_heads & (n_heads - 1) == 0:"
@@ -140,12 +140,6 @@ FULLY_MASKED_NAN = Mistake(
     patch=((SOFTMAX, "exps = np.exp(scores - scores.max(axis=-1, keepdims=True))\n"
                      "    weights = exps / exps.sum(axis=-1, keepdims=True)"),),
 )
-RETURN_LINE = "    return output, weights"
-MODIFIES_INPUT = Mistake(
-    id="position_bias_modifies_input",
-    functions=("biased_attention",),
-    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
-    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
-         "you were given (`+=`, `out=`, slice assignment)?",
-    mutant=((RETURN_LINE, "    V[...] = 0\n" + RETURN_LINE),),
-)
+MODIFIES_INPUT = modifies_input(
+    "position_bias", ("biased_attention",), "V",
+    "    return output, weights")

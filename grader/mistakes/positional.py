@@ -1,7 +1,7 @@
 """Classic positional-encoding mistakes: sinusoidal tables and rotary embeddings (RoPE)."""
 from __future__ import annotations
 
-from .model import Mistake
+from .model import Mistake, modifies_input
 
 SIN = "encoding[:, 0::2] = np.sin(angles)"
 COS = "encoding[:, 1::2] = np.cos(angles[:, : d_model // 2])"
@@ -116,12 +116,6 @@ FLOAT32_TABLES = Mistake(
     patch=(("cos, sin = np.cos(theta).astype(x.dtype), np.sin(theta).astype(x.dtype)",
             "theta = theta.astype(np.float32)\n    cos, sin = np.cos(theta), np.sin(theta)"),),
 )
-RETURN_LINE = "    return rotated"
-MODIFIES_INPUT = Mistake(
-    id="positional_modifies_input",
-    functions=("apply_rope",),
-    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
-    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
-         "you were given (`+=`, `out=`, slice assignment)?",
-    mutant=((RETURN_LINE, "    x[...] = 0\n" + RETURN_LINE),),
-)
+MODIFIES_INPUT = modifies_input(
+    "positional", ("apply_rope",), "x",
+    "    return rotated")

@@ -1,7 +1,7 @@
 """Classic tiled (flash-style) attention mistakes: the online softmax and the causal mask per block."""
 from __future__ import annotations
 
-from .model import Mistake
+from .model import Mistake, modifies_input
 
 FUNCTIONS = ("tiled_attention",)
 RESCALE_SUM = "        running_sum *= rescale\n"
@@ -114,12 +114,6 @@ FLOAT32_ACCUMULATION = Mistake(
             "return np.divide(running_out, denominator, out=running_out,\n"
             "                     where=denominator > 0).astype(result_dtype)")),
 )
-RETURN_LINE = "    return np.divide(running_out, denominator, out=running_out, where=denominator > 0)"
-MODIFIES_INPUT = Mistake(
-    id="tiled_attention_modifies_input",
-    functions=("tiled_attention",),
-    looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
-    hint="The caller may still need its arrays after the call. Which of your assignments write into an array "
-         "you were given (`+=`, `out=`, slice assignment)?",
-    mutant=((RETURN_LINE, "    K[...] = 0\n" + RETURN_LINE),),
-)
+MODIFIES_INPUT = modifies_input(
+    "tiled_attention", ("tiled_attention",), "K",
+    "    return np.divide(running_out, denominator, out=running_out, where=denominator > 0)")
