@@ -113,8 +113,8 @@ def test_kvcache_keeps_copies(impl, rng):
         got = expect_array(getattr(cache, name), call=call, shape=expected.shape)
         changed = [t for t in range(3) if np.allclose(got[t], expected[t] + 1)]
         if changed:
-            raise CheckFailed(f"{call}: rows {changed} came back + 1: the cache changed with the caller's arrays "
-                              "(it kept them instead of copies)", diagnosis=mistakes.ALIASING)
+            raise CheckFailed(f"{call} returned rows {changed} + 1 (they changed along with the arrays given to "
+                              "append); expected the values appended", diagnosis=mistakes.ALIASING)
         expect_close(got, expected, call=call)
 
 
