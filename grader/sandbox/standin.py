@@ -7,7 +7,8 @@ module under every name the student's code may import it by (``softmax``, ``subm
 A stand-in function sends a ``callback`` frame on the child's socket and blocks for the answer,
 which the trusted side computes with the reference (``grader.sandbox.child``). No reference code
 ever enters the child. Anything else of a sibling (a class such as ``KVCache``, a constant) comes
-from the student's own module, loaded under another name on first use.
+from the student's own module, loaded under another name on first use, and so does a call too large
+for the trusted side to compute (:data:`WORK_LIMIT`).
 
 Self-contained: the standard library, numpy and :mod:`wire` (loaded by path in the zygote).
 """
@@ -29,6 +30,41 @@ except ImportError:  # loaded by path in the zygote
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 MAX_MODULES, MAX_FUNCTIONS = 64, 256   # bounds on what a spawn request may ask to stand in for
+# A call the reference answers on the trusted side must stay small. Its work is estimated from its arguments
+# (:func:`work`); past WORK_LIMIT the student's own function runs instead (the checks' sibling calls stay under
+# 10**5, a student's tiled attention calling its softmax on (2048, 16) blocks does not), and the trusted side
+# refuses any callback past it.
+WORK_LIMIT = 1 << 22
+
+
+def work(args: tuple, kwargs: dict) -> int:
+    """An upper bound on the size of what a kit function computes from these arguments: (elements + 1) x the
+    product of the integer arguments (sizes: ``causal_mask(n)``, ``alibi_bias(h, n, m)``, ``repeat_kv(x, r)``)
+    x the longest axis or size (an attention's n x n scores). Capped just past :data:`WORK_LIMIT`."""
+    elements, sizes, longest = 1, 1, 1
+    pending, seen = [args, list(kwargs.values())], 0
+    while pending and seen < 100_000:
+        value = pending.pop()
+        seen += 1
+        if isinstance(value, np.ndarray):
+            elements += value.size
+            longest = max(longest, *value.shape, 1)
+        elif isinstance(value, (tuple, list)):
+            pending.extend(value)
+            longest = max(longest, len(value))
+        elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+            size = min(abs(int(value)), WORK_LIMIT + 1)
+            sizes = min(sizes * max(size, 1), WORK_LIMIT + 1)
+            longest = max(longest, size)
+        else:
+            elements += 1
+    if pending:
+        return WORK_LIMIT + 1
+    return min(elements * sizes * longest, WORK_LIMIT + 1)
+
+
+def too_large(args: tuple, kwargs: dict) -> bool:
+    return work(args, kwargs) > WORK_LIMIT
 
 
 def exception_type(name: str) -> type:
@@ -63,8 +99,10 @@ class Caller:
         raise exception_type(str(error.get("type", "Exception")))(str(error.get("message", ""))[:2000])
 
 
-def _stand_in_function(caller: Caller, module: str, name: str):
+def _stand_in_function(caller: Caller, module: str, name: str, own):
     def stand_in(*args, **kwargs):
+        if too_large(args, kwargs):  # the trusted side does no unbounded work for the student's code
+            return getattr(own(), name)(*args, **kwargs)
         return caller(module, name, args, kwargs)
 
     stand_in.__name__ = stand_in.__qualname__ = name
@@ -98,14 +136,18 @@ def install(functions: dict, caller: Caller, root: str, package: str) -> None:
             continue
         stand_in = types.ModuleType(f"{package}.{module}", f"{module}.py answered by the reference solution")
         stand_in.__file__ = f"<attnkit reference {module}>"
+
+        def own(module=module):
+            return _own_module(root, package, module)
+
         for name in names[:MAX_FUNCTIONS]:
             if isinstance(name, str) and NAME.match(name) and not name.startswith("_"):
-                setattr(stand_in, name, _stand_in_function(caller, module, name))
+                setattr(stand_in, name, _stand_in_function(caller, module, name, own))
 
-        def fallback(attribute, module=module):
+        def fallback(attribute, own=own):
             if attribute.startswith("__"):
                 raise AttributeError(attribute)
-            return getattr(_own_module(root, package, module), attribute)
+            return getattr(own(), attribute)
 
         stand_in.__getattr__ = fallback
         sys.modules[f"{package}.{module}"] = sys.modules[module] = stand_in

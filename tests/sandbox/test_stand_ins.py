@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from grader.runner import reference_siblings, run_submission
-from grader.sandbox import errors
+from grader.sandbox import errors, standin
 from grader.sandbox.child import Workspace
 from solutions.softmax import softmax as reference_softmax
 
@@ -120,3 +120,22 @@ def test_a_callback_storm_is_cut_at_the_cap(zygote, submission, monkeypatch):
         with pytest.raises(errors.StudentBadValue, match="more than 50 calls of other exercises' functions"):
             impl.attention.storm()
         assert impl.transport.dead  # killed: it is not trusted to answer the next request sensibly
+
+
+def test_a_call_too_large_for_the_trusted_side_runs_the_students_own(zygote, submission):
+    big = "\n\ndef big_softmax():\n    return softmax(np.zeros((2048, 16)))\n"
+    folder = submission(softmax=BROKEN_SOFTMAX, attention=(submission() / "attention.py").read_text() + big)
+    with Workspace(folder, zygote.user) as workspace:
+        impl = zygote.implementation(workspace, "attention", siblings=reference_siblings("attention"))
+        try:
+            got = impl.attention.big_softmax()
+            np.testing.assert_allclose(got, np.full((2048, 16), 1 / (2048 * 16)))  # the student's global sum
+            assert impl.transport.siblings_called == set()
+        finally:
+            impl.transport.close()
+
+
+def test_the_work_estimate_bounds_what_size_arguments_build():
+    assert standin.work((np.zeros((3, 4)),), {"axis": -1}) < 100
+    for args in ((10**6,), (8, 1000, 1000), (np.zeros((2, 5, 3)), 10**5)):  # causal_mask, alibi_bias, repeat_kv
+        assert standin.too_large(args, {})

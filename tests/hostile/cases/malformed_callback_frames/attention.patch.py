@@ -13,6 +13,8 @@ _FORGERIES = (
     {"callback": {"module": "softmax", "name": "softmax"},
      "args": {"t": "tuple", "items": [{"t": "handle", "id": 1, "type": "KVCache"}]}, "kwargs": _NO_KWARGS},
     {"callback": {"module": ["softmax"], "name": "softmax"}, "args": _NO_ARGS, "kwargs": _NO_KWARGS},
+    {"callback": {"module": "masking", "name": "causal_mask"},  # a 10**6 x 10**6 mask for the grader to build
+     "args": {"t": "tuple", "items": [{"t": "py", "v": 10**6}]}, "kwargs": _NO_KWARGS},
 )
 
 
