@@ -7,6 +7,7 @@ from grader.checks.marks import check
 from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes.linear_attention import FULL_MATRIX, MODIFIES_INPUT
+from grader.sandbox.secret import unpredictable
 
 MEMORY_N, MEMORY_D = 4096, 16
 
@@ -77,6 +78,7 @@ def test_linear_attention_dtypes(impl, ref, rng):
 def test_linear_memory(impl, ref, rng):
     """linear_attention at n = 4096, d = 16 uses under 1/8 of an n x n float64 matrix (1/4 with causal=True)"""
     n, d = MEMORY_N, MEMORY_D
+    rng = unpredictable(rng)  # when grading: inputs a submission cannot precompute an answer for
     Q, K, V = normal(rng, (n, d)), normal(rng, (n, d)), normal(rng, (n, d))
     full = n * n * 8
     for causal, budget in ((False, full // 8), (True, full // 4)):
