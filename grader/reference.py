@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import threading
 from collections import OrderedDict
 from functools import lru_cache
 from types import ModuleType, SimpleNamespace
@@ -84,6 +85,7 @@ class ResultCache:
         self.entries: OrderedDict[bytes, Any] = OrderedDict()
         self.bytes = 0
         self.hits = self.misses = 0
+        self._lock = threading.Lock()  # ``attnkit check`` runs two exercises at once; the call itself runs unlocked
 
     def call(self, name: str, function: Callable, args: tuple, kwargs: dict) -> Any:
         digest = hashlib.blake2b(name.encode(), digest_size=20)
@@ -93,21 +95,25 @@ class ResultCache:
         except _Uncacheable:
             return function(*args, **kwargs)
         key = digest.digest()
-        if key in self.entries:
-            self.hits += 1
-            self.entries.move_to_end(key)
-            return self.entries[key]
-        self.misses += 1
+        with self._lock:
+            found = self.entries.get(key)
+            if found is not None:
+                self.hits += 1
+                self.entries.move_to_end(key)
+                return found
+            self.misses += 1
         result = function(*args, **kwargs)
         frozen = _frozen(result, _arrays(args) + _arrays(list(kwargs.values())))
         if frozen is None:
             return result
         if _size(frozen) <= self.limit:
-            self.entries[key] = frozen
-            self.bytes += _size(frozen)
-            while self.bytes > self.limit:
-                _, dropped = self.entries.popitem(last=False)
-                self.bytes -= _size(dropped)
+            with self._lock:
+                if key not in self.entries:
+                    self.entries[key] = frozen
+                    self.bytes += _size(frozen)
+                while self.bytes > self.limit:
+                    _, dropped = self.entries.popitem(last=False)
+                    self.bytes -= _size(dropped)
         return frozen
 
 

@@ -39,6 +39,7 @@ class CheckSpec:
     visibility: str
     function: Callable
     fixtures: tuple[str, ...]
+    heavy: bool = False
 
 
 def check_module_name(exercise: str) -> str:
@@ -61,7 +62,8 @@ def discover(exercise: str) -> tuple[CheckSpec, ...]:
             raise TypeError(f"{module.__name__}.{name} asks for unknown fixtures {sorted(unknown)}")
         title = (inspect.getdoc(function) or name).splitlines()[0]
         specs.append(CheckSpec(exercise, name, title, function.attnkit_task, function.attnkit_points,
-                               function.attnkit_visibility, function, parameters))
+                               function.attnkit_visibility, function, parameters,
+                               getattr(function, "attnkit_heavy", False)))
     specs.sort(key=lambda spec: spec.function.__code__.co_firstlineno)
     return tuple(specs)
 
@@ -165,26 +167,44 @@ def sibling_notes(results: list[ExerciseResult]) -> None:
 
 
 def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None, *,
-                   visibility: str | None = None, own_siblings: bool = True) -> list[ExerciseResult]:
+                   visibility: str | None = None, own_siblings: bool = True, lanes: int = 1) -> list[ExerciseResult]:
     """Grade one directory of student modules in the sandbox: a private copy, a child per exercise.
 
     ``own_siblings=False`` (``attnkit grade``): each exercise is graded on its own code, its calls of other
     exercises' functions answered by the reference (:func:`reference_siblings`), except the functions of an
     exercise graded before it in this run at full marks (the student's own code passed all its checks: it
     runs, without the round trips); ``True`` (``attnkit check``): the student's own siblings run, so a broken
-    softmax shows in attention with "fix that exercise first"."""
+    softmax shows in attention with "fix that exercise first".
+
+    ``lanes`` > 1 (``own_siblings`` only, where no exercise's grading depends on another's result): that many
+    exercises are checked at once, each by a thread of this process talking to its own child; the checks and
+    the reference stay in this process, the results keep the curriculum's order."""
     from .sandbox.child import Workspace
 
     passed: set[str] = set()  # modules whose exercise got full marks so far
+    chosen = tuple(exercises or curriculum.ids())
 
     def make_impl(exercise: str) -> Implementation:
         siblings = None if own_siblings else reference_siblings(exercise, frozenset(passed))
         return zygote.implementation(workspace, exercise, siblings=siblings)
 
+    def run_one(exercise: str) -> ExerciseResult:
+        return run_exercise(exercise, make_impl, visibility=visibility)
+
     results = []
     with Workspace(modules_dir, zygote.user) as workspace:
-        for exercise in exercises or curriculum.ids():
-            results.append(run_exercise(exercise, make_impl, visibility=visibility))
+        if lanes > 1 and own_siblings and len(chosen) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            reference_solutions()
+            workspace.spent.update(dict.fromkeys(chosen, 0.0))  # no key is added while the lanes sum them
+            # the exercises with a heavy check start first, so that the other lane does the rest meanwhile
+            heavy_first = sorted(chosen, key=lambda exercise: not any(spec.heavy for spec in discover(exercise)))
+            with ThreadPoolExecutor(max_workers=lanes, thread_name_prefix="attnkit-lane") as pool:
+                done = dict(zip(heavy_first, pool.map(run_one, heavy_first)))
+            results = [done[exercise] for exercise in chosen]
+        for exercise in chosen[len(results):]:
+            results.append(run_one(exercise))
             if results[-1].checks and results[-1].score == results[-1].max_score:
                 passed.add(curriculum.get(exercise).module)
     if not own_siblings:

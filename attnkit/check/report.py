@@ -27,17 +27,18 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
     """The report; ``every``: every failing check of each exercise, not only the first."""
     paint = (lambda code, text: f"{code}{text}{RESET}") if color else (lambda code, text: text)
     failing = {r.exercise for r in results if r.first_failure is not None}
+    width = max(len(name) for name in (*curriculum.ids(), "total"))  # the id column: the longest id fits
     lines = []
     for result in results:
         done = result.first_failure is None
         untouched = all(c.status == NOT_IMPLEMENTED for c in result.checks)
         mark = paint(GREEN, "PASS") if done else paint(YELLOW, "TODO") if untouched else paint(RED, "FAIL")
-        lines.append(f"{mark}  {result.exercise:<16} {result.score:>5g}/{result.max_score:<5g} "
+        lines.append(f"{mark}  {result.exercise:<{width}} {result.score:>5g}/{result.max_score:<5g} "
                      f"{result.passed}/{len(result.checks)} checks")
     total = sum(r.score for r in results)
     maximum = sum(r.max_score for r in results)
     timing = f"  ({seconds:.2f} s)" if seconds is not None else ""
-    lines.append(f"      {'total':<16} {total:>5g}/{maximum:<5g}{timing}")
+    lines.append(f"      {'total':<{width}} {total:>5g}/{maximum:<5g}{timing}")
     blocked = []
     for result in results:
         failure = result.first_failure

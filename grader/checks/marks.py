@@ -8,8 +8,11 @@ F = TypeVar("F", bound=Callable)
 VISIBILITIES = ("visible", "hidden")
 
 
-def check(points: float, task: int = 1, visibility: str = "visible") -> Callable[[F], F]:
+def check(points: float, task: int = 1, visibility: str = "visible", heavy: bool = False) -> Callable[[F], F]:
     """Mark a check function with its points, its task (matching the hints) and its visibility.
+
+    ``heavy``: the check takes far longer than the others (a memory check at n in the thousands);
+    ``attnkit check``, which checks two exercises at once, starts the exercises holding one first.
 
     ``hidden`` checks are left out of the student release and shown to students only after
     grading (Gradescope ``after_published``); nbgrader puts them between HIDDEN TESTS markers.
@@ -23,6 +26,7 @@ def check(points: float, task: int = 1, visibility: str = "visible") -> Callable
         function.attnkit_points = float(points)
         function.attnkit_task = int(task)
         function.attnkit_visibility = visibility
+        function.attnkit_heavy = bool(heavy)
         return function
 
     return mark

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,10 +90,12 @@ class Zygote:
             cwd="/", start_new_session=True)
         theirs.close()
         self.control = ours
+        self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs two lanes)
 
     def _ask(self, request: dict, fds: list[int] = ()) -> dict:
-        socket.send_fds(self.control, [json.dumps(request).encode()], list(fds))
-        answer = self.control.recv(65536)
+        with self._asking:
+            socket.send_fds(self.control, [json.dumps(request).encode()], list(fds))
+            answer = self.control.recv(65536)
         if not answer:
             raise RuntimeError("the sandbox zygote died; see ATTNKIT_DEBUG_SANDBOX=1 for its output")
         return json.loads(answer)
