@@ -194,14 +194,9 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
     results = []
     with Workspace(modules_dir, zygote.user) as workspace:
         if lanes > 1 and own_siblings and len(chosen) > 1:
-            from concurrent.futures import ThreadPoolExecutor
-
             reference_solutions()
             workspace.spent.update(dict.fromkeys(chosen, 0.0))  # no key is added while the lanes sum them
-            # the exercises with a heavy check start first, so that the other lane does the rest meanwhile
-            heavy_first = sorted(chosen, key=lambda exercise: not any(spec.heavy for spec in discover(exercise)))
-            with ThreadPoolExecutor(max_workers=lanes, thread_name_prefix="attnkit-lane") as pool:
-                done = dict(zip(heavy_first, pool.map(run_one, heavy_first)))
+            done = in_lanes(run_one, chosen, lanes)
             results = [done[exercise] for exercise in chosen]
         for exercise in chosen[len(results):]:
             results.append(run_one(exercise))
@@ -210,6 +205,39 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
     if not own_siblings:
         sibling_notes(results)
     return results
+
+
+def in_lanes(run_one: Callable[[str], ExerciseResult], exercises: tuple[str, ...],
+             lanes: int) -> dict[str, ExerciseResult]:
+    """``{exercise: run_one(exercise)}``, run by ``lanes`` threads taking the next exercise as they finish one;
+    the exercises with a heavy check first, so that the other lanes do the rest meanwhile. An exception in a
+    lane (a trusted-side failure: checks never raise) stops the others after their exercise and is raised here."""
+    import threading
+
+    queue = iter(sorted(exercises, key=lambda exercise: not any(spec.heavy for spec in discover(exercise))))
+    taking = threading.Lock()
+    done: dict[str, ExerciseResult] = {}
+    failures: list[BaseException] = []
+
+    def lane() -> None:
+        while not failures:
+            with taking:
+                exercise = next(queue, None)
+            if exercise is None:
+                return
+            try:
+                done[exercise] = run_one(exercise)
+            except BaseException as failure:  # noqa: B902 - handed to the caller's thread
+                failures.append(failure)
+
+    threads = [threading.Thread(target=lane, name=f"attnkit-lane-{index}", daemon=True) for index in range(lanes)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+    return done
 
 
 def modules_dir_of(path) -> Path:

@@ -41,13 +41,16 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
     """Check ``impl`` (all exercises, or the ones named); returns the exit status."""
     out = out or sys.stdout
     started = time.perf_counter()
-    from grader.sandbox.child import Limits, Zygote  # starts the zygote early: it warms up while we import
-
     impl = Path(impl)
     if not impl.is_dir():
         print(NO_IMPL.format(path=impl), file=sys.stderr)
         return 2
-    with Zygote(Limits(timeout=timeout)) as zygote:
+    from grader.sandbox.launch import launch
+
+    launched = launch()  # first thing: the zygote loads numpy on one core while this process imports on the other
+    from grader.sandbox.child import Limits, Zygote
+
+    with Zygote(Limits(timeout=timeout), launched=launched) as zygote:
         from grader import curriculum
         from grader.runner import modules_dir_of, run_submission
 

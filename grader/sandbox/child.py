@@ -7,14 +7,12 @@ SIGKILL. Nothing from the child is unpickled, evaluated or read from its stdout.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -23,13 +21,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import errors, preflight, standin, wire
-from .affinity import SINGLE_THREADED
-from .preflight import unprivileged_user
+from . import errors, standin, wire
+from .launch import Launched, launch
 from .proxy import Implementation, sibling_note, student_error
 from .workspace import Workspace
 
-HERE = Path(__file__).resolve().parent
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY = 2 << 30       # RLIMIT_AS of a child: 2 GiB
 OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files): 1 MiB, the hard backstop
@@ -59,37 +55,20 @@ class Limits:
         return self.exercise_seconds if self.exercise_seconds is not None else EXERCISE_TIMEOUTS * self.timeout
 
 
-def numpy_paths() -> tuple[str, list[str]]:
-    """(site directory holding numpy, [numpy's package dir, numpy.libs if present])."""
-    spec = importlib.util.find_spec("numpy")
-    package = os.path.dirname(spec.origin)
-    site = os.path.dirname(package)
-    roots = [package] + [os.path.join(site, d) for d in os.listdir(site) if d.startswith("numpy.libs")]
-    return site, roots
-
-
 class Zygote:
     """One clean interpreter with numpy loaded, forking children on request."""
 
-    def __init__(self, limits: Limits = Limits(), stdlib: str | None = None):
+    def __init__(self, limits: Limits = Limits(), stdlib: str | None = None, launched: Launched | None = None):
         """``stdlib``: a copy of the standard library children may read (see :mod:`preflight`); by default
-        one is made when user ``nobody`` cannot read the installed one."""
+        one is made when user ``nobody`` cannot read the installed one. ``launched``: a zygote already
+        started by :func:`launch` (then ``stdlib`` is the one it was given)."""
         self.limits = limits
         self.cpu: int | None = None  # children run on this CPU when set (see grader.sandbox.affinity)
-        self.site, self.numpy_roots = numpy_paths()
-        self.user = unprivileged_user()
-        self.stdlib = stdlib or preflight.readable_stdlib()
+        launched = launched or launch(stdlib)
+        self.process, self.control = launched.process, launched.control
+        self.site, self.numpy_roots = launched.site, launched.numpy_roots
+        self.user, self.stdlib = launched.user, launched.stdlib
         self.problems: list[dict] = []  # {"kind", "detail"} seen by this zygote's children (attnkit grade reports them)
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **SINGLE_THREADED, "PYTHONHASHSEED": "0"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", str(HERE / "zygote.py"), str(theirs.fileno()), self.site,
-             self.stdlib or ""],
-            pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=None if os.environ.get("ATTNKIT_DEBUG_SANDBOX") else subprocess.DEVNULL,
-            cwd="/", start_new_session=True)
-        theirs.close()
-        self.control = ours
         self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs two lanes)
 
     def _ask(self, request: dict, fds: list[int] = ()) -> dict:
