@@ -24,7 +24,8 @@ def test_the_total_is_the_sum_of_the_exercises_points():
     assert curriculum.total_points(subset) == sum(curriculum.get(e).points for e in ("softmax", "masking", "attention"))
 
 
-@pytest.mark.parametrize("exercise", ["kv_cache", "tiled_attention"])
+@pytest.mark.parametrize("exercise", ["kv_cache", "tiled_attention", "cross_attention", "gqa", "position_bias",
+                                      "linear_attention", "attention_backward"])
 def test_an_exercise_id_is_written_only_in_its_own_files(exercise):
     """Adding an exercise touches its own files only: nothing else under attnkit/, grader/, quizzes/ names it."""
     allowed = {pattern.format(id=exercise) for pattern in OWN_FILES}
