@@ -80,5 +80,5 @@ def decode_step(x_t, W_Q, W_K, W_V, cache):
         Stacking ``decode_step`` over a sequence equals
         ``self_attention(X, W_Q, W_K, W_V, causal_mask(n))[0]``.
     """
-    # TODO: implement decode_step: project x_t, append its key and value first, then attend over the whole cache
-    raise NotImplementedError('implement decode_step: project x_t, append its key and value first, then attend over the whole cache')
+    # TODO: implement decode_step: project x_t, append its key and value, then attend over the whole cache
+    raise NotImplementedError('implement decode_step: project x_t, append its key and value, then attend over the whole cache')

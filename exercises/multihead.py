@@ -31,8 +31,8 @@ def split_heads(X, n_heads):
     ValueError
         If ``d_model`` is not divisible by ``n_heads``.
     """
-    # TODO: implement split_heads: reshape the last axis into (n_heads, d_head), then swap heads before tokens
-    raise NotImplementedError('implement split_heads: reshape the last axis into (n_heads, d_head), then swap heads before tokens')
+    # TODO: implement split_heads: reshape the last axis to (n_heads, d_head), then put heads before tokens
+    raise NotImplementedError('implement split_heads: reshape the last axis to (n_heads, d_head), then put heads before tokens')
 
 
 def merge_heads(X):
@@ -69,5 +69,5 @@ def multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask=None):
     output : numpy.ndarray, shape (..., n, d_model)
     weights : numpy.ndarray, shape (..., n_heads, n, n)
     """
-    # TODO: implement multi_head_self_attention: project, split into heads, attend per head, merge, project with W_O
-    raise NotImplementedError('implement multi_head_self_attention: project, split into heads, attend per head, merge, project with W_O')
+    # TODO: implement multi_head_self_attention: project, split into heads, attend per head, merge, then W_O
+    raise NotImplementedError('implement multi_head_self_attention: project, split into heads, attend per head, merge, then W_O')

@@ -31,5 +31,5 @@ def tiled_attention(Q, K, V, block_size=64, causal=False):
         float64), without ever building an (n_q, n_k) array. A query with no allowed key
         gets a zero row.
     """
-    # TODO: implement tiled_attention: an online softmax over key blocks (running max, running sum, rescaled output)
-    raise NotImplementedError('implement tiled_attention: an online softmax over key blocks (running max, running sum, rescaled output)')
+    # TODO: implement tiled_attention: an online softmax over key blocks (running max, sum and output)
+    raise NotImplementedError('implement tiled_attention: an online softmax over key blocks (running max, sum and output)')

@@ -112,7 +112,7 @@ def decode_step(x_t, W_Q, W_K, W_V, cache):
         Stacking ``decode_step`` over a sequence equals
         ``self_attention(X, W_Q, W_K, W_V, causal_mask(n))[0]``.
     """
-    ### BEGIN SOLUTION implement decode_step: project x_t, append its key and value first, then attend over the whole cache
+    ### BEGIN SOLUTION implement decode_step: project x_t, append its key and value, then attend over the whole cache
     x_t = np.asarray(x_t)
     q = x_t @ np.asarray(W_Q)          # (d_model,) @ (d_model, d_k) -> (d_k,)
     k = x_t @ np.asarray(W_K)          # (d_k,)

@@ -31,7 +31,7 @@ def split_heads(X, n_heads):
     ValueError
         If ``d_model`` is not divisible by ``n_heads``.
     """
-    ### BEGIN SOLUTION implement split_heads: reshape the last axis into (n_heads, d_head), then swap heads before tokens
+    ### BEGIN SOLUTION implement split_heads: reshape the last axis to (n_heads, d_head), then put heads before tokens
     X = np.asarray(X)
     *batch, n, d_model = X.shape
     if n_heads <= 0 or d_model % n_heads != 0:
@@ -80,7 +80,7 @@ def multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask=None):
     output : numpy.ndarray, shape (..., n, d_model)
     weights : numpy.ndarray, shape (..., n_heads, n, n)
     """
-    ### BEGIN SOLUTION implement multi_head_self_attention: project, split into heads, attend per head, merge, project with W_O
+    ### BEGIN SOLUTION implement multi_head_self_attention: project, split into heads, attend per head, merge, then W_O
     X = np.asarray(X)
     Q = split_heads(X @ np.asarray(W_Q), n_heads)  # (..., n, d_model) -> (..., nh, n, hs)
     K = split_heads(X @ np.asarray(W_K), n_heads)  # (..., nh, n, hs)

@@ -31,7 +31,7 @@ def tiled_attention(Q, K, V, block_size=64, causal=False):
         float64), without ever building an (n_q, n_k) array. A query with no allowed key
         gets a zero row.
     """
-    ### BEGIN SOLUTION implement tiled_attention: an online softmax over key blocks (running max, running sum, rescaled output)
+    ### BEGIN SOLUTION implement tiled_attention: an online softmax over key blocks (running max, sum and output)
     Q, K, V = np.asarray(Q), np.asarray(K), np.asarray(V)
     dtype = np.result_type(Q, K, V, 1.0)    # float32 stays float32, ints become float64
     if block_size < 1:

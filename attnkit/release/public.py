@@ -28,7 +28,8 @@ def public_source(source: str, hidden: set[str], filename: str = "<check module>
     for start, stop in sorted(spans, reverse=True):
         del lines[start:stop]
     text = re.sub(r"\n{4,}", "\n\n\n", "".join(lines)).rstrip("\n") + "\n"
-    left = {node.name for node in ast.parse(text, filename).body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    left = {node.name for node in ast.parse(text, filename).body if isinstance(node, functions)}
     if left & hidden:
         raise StripError(f"{filename}: could not cut out {sorted(left & hidden)}")
     return text
