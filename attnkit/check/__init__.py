@@ -93,6 +93,7 @@ def predictions_missing(exercises: tuple[str, ...]) -> tuple[str, ...]:
 
 def review_note(mistakes: list[str]) -> str:
     """Queue the quiz questions about the diagnosed ``mistakes`` for the next review; the line that says so."""
+    from attnkit.quiz.model import plural
     from attnkit.quiz.progress import note_mistakes
 
     try:
@@ -101,5 +102,6 @@ def review_note(mistakes: list[str]) -> str:
         return f"\n(quiz progress not saved: {error.strerror or error}; set ATTNKIT_HOME to a writable folder)\n"
     if not queued:
         return ""
-    return (f"\n{queued} quiz question{'s' if queued != 1 else ''} about "
-            f"{'this mistake' if len(mistakes) == 1 else 'these mistakes'} now wait in `attnkit quiz --review`.\n")
+    about = "this mistake" if len(mistakes) == 1 else "these mistakes"
+    verb = "waits" if queued == 1 else "wait"
+    return f"\n{plural(queued, 'quiz question')} about {about} now {verb} in `attnkit quiz --review`.\n"

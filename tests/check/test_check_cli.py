@@ -120,8 +120,9 @@ def test_a_diagnosed_mistake_queues_its_quiz_questions_for_review(tmp_path, priv
     assert status == 1
     about = questions_about(["attention_no_scale"])
     assert about  # the banks have questions tagged with this mistake
-    assert f"{len(about)} quiz question{'s' if len(about) != 1 else ''} about this mistake now wait in " \
-           "`attnkit quiz --review`" in text
+    waiting = f"{len(about)} quiz questions about this mistake now wait" if len(about) != 1 \
+        else "1 quiz question about this mistake now waits"
+    assert f"{waiting} in `attnkit quiz --review`" in text
     cards = Progress.load().cards
     assert set(about) <= set(cards)
     status, text = _check(ROOT / "solutions", "attention")
