@@ -24,14 +24,15 @@ def india(out) -> bool:
     expected = dv.india_expected()
     output, weights = self_attention(inputs["X"], inputs["W_Q"], inputs["W_K"], inputs["W_V"])
     tokens = dv.raw()["india_is_great"]["tokens"]
-    print("1. Self-attention on \"India is great\" (003_63dbfe1d11fdc09a.txt, Step-by-Step Calculation)", file=out)
+    print("1. Self-attention on the three tokens \"India is great\", a published worked example", file=out)
     print("   attention weights, softmax(Q K^T / sqrt(4)): row = query token, column = key token", file=out)
     print("          " + "".join(f"{t:>10}" for t in tokens), file=out)
     for token, row in zip(tokens, weights):
         print(f"   {token:>6} " + "".join(f"{w:10.6f}" for w in row), file=out)
     ok = all(np.allclose(value, expected[name].value, rtol=0, atol=expected[name].atol + 1e-12)
              for name, value in (("weights", weights), ("output", output)))
-    print(f"   matches the weights and output printed in the document to 8 decimals: {'yes' if ok else 'NO'}", file=out)
+    print(f"   matches the example's published weights and output to 8 decimals: {'yes' if ok else 'NO'}", file=out)
+    print("   (source: 003_63dbfe1d11fdc09a.txt, \"Step-by-Step Calculation\")", file=out)
     return ok
 
 
