@@ -149,7 +149,6 @@ def _status_kib(pid: int, field: str) -> int | None:
 
 
 ERROR_TEXT = 2500  # characters kept of each text field of an error the child reports
-MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 
 def error_info(raw: Any) -> dict:
@@ -162,7 +161,7 @@ def error_info(raw: Any) -> dict:
 
     sibling = text("sibling")
     return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
-            "sibling": sibling if MODULE_NAME.match(sibling) else "",
+            "sibling": sibling if standin.NAME.match(sibling) else "",
             **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
 
 
@@ -274,7 +273,6 @@ class ChildTransport:
             raise errors.StudentCrashed(f"your process {how} during {call}{detail}", call=call,
                                         exercise=self.exercise) from None
         self._spend(start)
-        self._note_output()
         try:  # every field of the answer is the student's: anything malformed is their error, never ours
             return self._answer(op, answer, values, call)
         except errors.StudentError:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 SECRET_BYTES = 32
-_secret: bytes | None = None
+_words: tuple[int, ...] | None = None  # the secret as four 64-bit words
 
 
 def default_path() -> Path:
@@ -29,29 +29,44 @@ def default_path() -> Path:
 
 
 def load(path: Path | None = None) -> None:
-    """Read the secret (or make it: 32 random bytes, mode 0600); a secret for this process only if that fails."""
-    global _secret
+    """Read the secret (or make it: 32 random bytes, mode 0600); a secret for this process only if that fails.
+
+    A new secret is written to a private temporary file and linked into place, so that grading workers
+    starting together either make it or read a complete one, never an empty file another is still writing.
+    """
+    global _words
     path = Path(path or default_path())
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            data = path.read_bytes()
-        else:
-            data = secrets.token_bytes(SECRET_BYTES)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
+        if not path.exists():
+            _create(path)
+        data = path.read_bytes()
         if len(data) < SECRET_BYTES:
             raise OSError(f"{path} holds too few bytes")
     except OSError:
         data = secrets.token_bytes(SECRET_BYTES)  # unpredictable still; reproducible only within this run
-    _secret = data[:SECRET_BYTES]
+    _words = tuple(int.from_bytes(data[i:i + 8], "big") for i in range(0, SECRET_BYTES, 8))
+
+
+def _create(path: Path) -> None:
+    """Link a complete new secret into ``path`` unless another process got there first."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(SECRET_BYTES))
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass  # another worker's secret is in place and complete: everyone uses that one
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def unpredictable(rng: np.random.Generator) -> np.random.Generator:
     """A generator the student's side cannot reproduce (``rng`` itself when no secret is loaded)."""
-    if _secret is None:
+    if _words is None:
         return rng
-    words = [int.from_bytes(_secret[i:i + 8], "big") for i in range(0, SECRET_BYTES, 8)]
-    return np.random.default_rng([int(rng.integers(1 << 63)), *words])
+    return np.random.default_rng([int(rng.integers(1 << 63)), *_words])

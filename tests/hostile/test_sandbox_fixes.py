@@ -177,7 +177,7 @@ def test_unpredictable_inputs_need_the_secret(tmp_path, monkeypatch):
     def draw():
         return secret.unpredictable(np.random.default_rng(7)).standard_normal(3)
 
-    monkeypatch.setattr(secret, "_secret", None)
+    monkeypatch.setattr(secret, "_words", None)
     assert np.array_equal(draw(), np.random.default_rng(7).standard_normal(3))  # check, release: as before
     secret.load(tmp_path / "state" / "secret")
     first = draw()
@@ -187,6 +187,25 @@ def test_unpredictable_inputs_need_the_secret(tmp_path, monkeypatch):
     assert np.array_equal(draw(), first)  # the same file, the same inputs: grades stay reproducible
     secret.load(tmp_path / "other")
     assert not np.array_equal(draw(), first)
+
+
+def _words_after_load(path):
+    from grader.sandbox import secret
+
+    secret.load(path)
+    return secret._words
+
+
+def test_workers_starting_together_share_one_secret(tmp_path):
+    """Eight workers making the secret at once all read the same complete one (it is linked into place)."""
+    import multiprocessing
+
+    for attempt in range(3):
+        path = tmp_path / f"try{attempt}" / "secret"
+        with multiprocessing.get_context("fork").Pool(8) as pool:
+            words = pool.map(_words_after_load, [path] * 8)
+        assert len(set(words)) == 1 and words[0] is not None
+        assert sorted(p.name for p in path.parent.iterdir()) == ["secret"]  # no temporary file left
 
 
 def test_shared_stdlib_copy_is_reused_only_when_trusted(tmp_path, monkeypatch):
