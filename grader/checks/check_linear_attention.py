@@ -2,7 +2,7 @@
 its memory (never an n x n array)."""
 import numpy as np
 
-from grader.checks.common import expect_dtypes, expect_value_error, normal
+from grader.checks.common import expect_dtypes, expect_kernel_memory, expect_value_error, normal
 from grader.checks.marks import check
 from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
@@ -90,17 +90,12 @@ def test_linear_memory(impl, ref, rng):
         rows, keys = (slice(0, 64), slice(0, 64)) if causal else (slice(n - 64, n), slice(0, n))
         expect_close(got[rows], ref.linear_attention.linear_attention(Q[rows], K[keys], V[keys], causal=causal),
                      call=call, what=f"rows {rows.start}..{rows.stop - 1}")
-        # tracemalloc runs in the student's process, where it can be patched; the operating system's view of
-        # what the process held before the call and how far it grew during it cannot (limit: half a matrix)
-        kernel = getattr(impl.transport, "kernel_memory", None)
-        limits = [("used", peak - n * d * 8, budget)]           # the (n, d) result is not extra
-        if kernel is not None:
-            limits += [("held", kernel.held_before, full // 2), ("grew by", kernel.growth, full // 2)]
-        for what, amount, limit in limits:
-            if amount >= limit:
-                raise CheckFailed(f"{call} {what} {amount / 2**20:.1f} MiB of memory; expected less than "
-                                  f"{limit / 2**20:.0f} MiB (one {n} x {n} float64 matrix is {full / 2**20:.0f} MiB)",
-                                  FULL_MATRIX if amount >= full // 2 else None)
+        extra = peak - n * d * 8  # the (n, d) result is not extra
+        if extra >= budget:
+            raise CheckFailed(f"{call} used {extra / 2**20:.1f} MiB of memory; expected less than "
+                              f"{budget / 2**20:.0f} MiB (one {n} x {n} float64 matrix is {full / 2**20:.0f} MiB)",
+                              FULL_MATRIX if extra >= full // 2 else None)
+        expect_kernel_memory(impl, call=call, n=n, mistake=FULL_MATRIX)
 
 
 @check(points=1, task=2)

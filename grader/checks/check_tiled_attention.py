@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import expect_dtypes, normal
+from grader.checks.common import expect_dtypes, expect_kernel_memory, normal
 from grader.checks.marks import check
 from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
@@ -93,18 +93,7 @@ def test_tiled_memory(impl, ref, rng):
     got, peak = impl.tiled_attention.tiled_attention.measure(Q, K, V, block_size=block, causal=True)
     got = expect_array(got, call=call, shape=(n, d))
     expect_close(got[rows], expected, call=call, what=f"rows {rows.start}..{rows.stop - 1}")
-    # The kernel's view as well: tracemalloc runs inside the student's process, where it can be
-    # patched; the child's resident memory (read from /proc by the trusted side) cannot. Neither
-    # what the process held before the call (a matrix allocated at import) nor how far its peak
-    # rose during it may reach half an n x n matrix (the reference: about 10 MiB and 3 MiB).
-    kernel = getattr(impl.transport, "kernel_memory", None)
-    measured = () if kernel is None else ((kernel.held_before, "held {} MiB before the call"),
-                                          (kernel.growth, "grew by {} MiB while it ran"))
-    for amount, what in measured:
-        if amount >= n * n * 8 // 2:
-            raise CheckFailed(f"{call}: your process {what.format(round(amount / 2**20))} (measured by the operating "
-                              f"system); expected far less than one {n} x {n} float64 matrix "
-                              f"({n * n * 8 / 2**20:.0f} MiB)", mistakes.FULL_MATRIX)
+    expect_kernel_memory(impl, call=call, n=n, mistake=mistakes.FULL_MATRIX)
     # Not counted as extra: the (n, d_v) result and one running (n, d_v) accumulator, which every
     # implementation needs whatever its block size.
     extra = peak - 2 * n * d * 8

@@ -59,3 +59,23 @@ def expect_value_error(thunk: Callable[[], Any], *, call: str, why: str) -> None
             raise CheckFailed(f"{call} raised {error.error_type}; expected ValueError ({why})") from None
         return
     raise CheckFailed(f"{call} returned {describe(got)}; expected it to raise ValueError ({why})")
+
+
+def expect_kernel_memory(impl, *, call: str, n: int, mistake) -> None:
+    """The operating system's view of a memory check: neither what the student's process held before the call
+    (a matrix made at import) nor how far it grew during it may reach half an ``n x n`` float64 matrix.
+
+    tracemalloc runs inside the student's process, where it can be patched; the child's memory, read from
+    /proc by the trusted side, cannot (the reference: about 10 MiB held and 3 MiB growth at n = 2048).
+    Nothing to check where the transport measures no kernel memory (in-process runs).
+    """
+    kernel = getattr(impl.transport, "kernel_memory", None)
+    if kernel is None:
+        return
+    matrix = n * n * 8
+    for amount, what in ((kernel.held_before, "held {} MiB before the call"),
+                         (kernel.growth, "grew by {} MiB while it ran")):
+        if amount >= matrix // 2:
+            raise CheckFailed(f"{call}: your process {what.format(round(amount / 2**20))} (measured by the operating "
+                              f"system); expected far less than one {n} x {n} float64 matrix "
+                              f"({matrix / 2**20:.0f} MiB)", mistake)
