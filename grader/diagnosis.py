@@ -211,13 +211,12 @@ class Session:
                      for kind, pattern, looks_like in mistake.raises
                      if kind == error_type and re.search(pattern, first_line)), None)
 
-    def _candidates(self, call: Call) -> list[Mistake]:
+    def _candidates(self, call: Call) -> tuple[Mistake, ...]:
         """The mistakes to try for ``call``: all registered ones but those only a check names (a mutant alone).
 
         In the student release the patches are left out, and the recorded outputs stand in for them.
         """
-        return [mistake for _, mistake in mistakes.for_function(call.module, call.function)
-                if mistake.patch or mistake.compute is not None or not mistake.mutant]
+        return mistakes.for_function(call.module, call.function)
 
     def _mistaken(self, mistake: Mistake, call: Call) -> Any:
         """What the mistaken reference returns for ``call`` (asked of the reference when it knows)."""
@@ -278,8 +277,7 @@ def _part(value: Any, path: tuple) -> Any:
 @lru_cache(maxsize=None)
 def mistaken_reference(mistake_id: str) -> dict[str, types.ModuleType]:
     """Solution module name -> module, the mistake's own module patched (built once per process)."""
-    module = mistakes.module_of(mistake_id)
-    mistake = mistakes.all_mistakes()[mistake_id]
+    module, mistake = mistakes.by_id()[mistake_id]
     spec = importlib.util.find_spec(f"solutions.{module}")
     source = Path(spec.origin).read_text(encoding="utf-8")
     source = apply(source, mistake.patch, f"{mistake_id} on solutions/{module}.py")

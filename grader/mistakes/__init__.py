@@ -37,20 +37,25 @@ def registry() -> dict[str, tuple[str, tuple[Mistake, ...]]]:
 
 
 @lru_cache(maxsize=None)
-def for_function(module: str, function: str) -> tuple[tuple[str, Mistake], ...]:
-    """(module, mistake) for every mistake registered for ``module.function``, most specific first."""
-    return tuple((owner, mistake) for owner, mistakes in registry().values() if owner == module
-                 for mistake in mistakes if function in mistake.functions)
+def for_function(module: str, function: str) -> tuple[Mistake, ...]:
+    """The mistakes diagnosis tries for ``module.function``, most specific first: every registered one but
+    those only a check names (a mutant alone, no patch and no function to compute it)."""
+    return tuple(mistake for owner, mistakes in registry().values() if owner == module for mistake in mistakes
+                 if function in mistake.functions
+                 and (mistake.patch or mistake.compute is not None or not mistake.mutant))
+
+
+@lru_cache(maxsize=1)
+def by_id() -> dict[str, tuple[str, Mistake]]:
+    """Every classic mistake of the curriculum: id -> (the solution module it patches, the mistake)."""
+    return {m.id: (module, m) for module, mistakes in registry().values() for m in mistakes}
 
 
 def module_of(mistake_id: str) -> str:
     """The solution module a mistake patches."""
-    for module, mistakes in registry().values():
-        if any(m.id == mistake_id for m in mistakes):
-            return module
-    raise KeyError(mistake_id)
+    return by_id()[mistake_id][0]
 
 
 def all_mistakes() -> dict[str, Mistake]:
     """Every classic mistake of the curriculum, by id."""
-    return {m.id: m for _, mistakes in registry().values() for m in mistakes}
+    return {mistake_id: mistake for mistake_id, (_, mistake) in by_id().items()}
