@@ -165,9 +165,19 @@ def first_difference(got: np.ndarray, expected: np.ndarray, rtol: float, atol: f
 
 
 def matches(got: np.ndarray, candidate: np.ndarray, rtol: float, atol: float) -> bool:
-    """True when ``got`` equals ``candidate`` within tolerance (same shape, NaNs in the same places)."""
-    return (isinstance(candidate, np.ndarray) and candidate.shape == got.shape
-            and bool(np.all(np.isclose(got, candidate, rtol=rtol, atol=atol, equal_nan=True))))
+    """True when ``got`` equals ``candidate`` within tolerance (same shape, NaNs in the same places):
+    ``np.isclose(got, candidate, rtol, atol, equal_nan=True)`` everywhere.
+
+    Float arrays whose ``candidate`` is finite everywhere are first compared with isclose's own rule for
+    finite values, ``|got - candidate| <= atol + rtol * |candidate|`` (a NaN in ``got`` fails it), in a few
+    ufunc calls; anything else (infinities, NaNs, integers, booleans) gets ``np.isclose`` itself."""
+    if not (isinstance(candidate, np.ndarray) and candidate.shape == got.shape):
+        return False
+    if got.dtype.kind == candidate.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            if np.isfinite(candidate).all() and (np.abs(got - candidate) <= atol + rtol * np.abs(candidate)).all():
+                return True
+    return bool(np.all(np.isclose(got, candidate, rtol=rtol, atol=atol, equal_nan=True)))
 
 
 def diagnostic_tolerance(got: np.ndarray, candidate: np.ndarray) -> tuple[float, float]:

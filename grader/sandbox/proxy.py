@@ -62,6 +62,8 @@ class RemoteObject:
     def __getattr__(self, name: str):
         if name.startswith("__"):
             raise AttributeError(name)
+        if name in self._handle.methods:  # fetched on the student's side when called: one request, not two
+            return RemoteMethod(self._transport, self._handle, name, f"{self._label}.{name}")
         value = self._transport.request("getattr", {"handle": self._handle.id}, name=name,
                                         call=f"{self._label}.{name}")
         return wrap(self._transport, value, f"{self._label}.{name}")
@@ -79,6 +81,26 @@ class RemoteObject:
 
     def __repr__(self) -> str:
         return f"<{self._handle.type_name} in the student's process>"
+
+
+class RemoteMethod:
+    """``obj.name`` of a :class:`RemoteObject` whose class defines ``name`` as a function: calling it sends
+    one ``call`` request that fetches the attribute and calls it on the student's side."""
+
+    __slots__ = ("_transport", "_target", "_label")
+
+    def __init__(self, transport: Transport, handle: Handle, name: str, label: str):
+        self._transport = transport
+        self._target = {"handle": handle.id, "method": name}
+        self._label = label
+
+    def __call__(self, *args, **kwargs):
+        value = self._transport.request("call", self._target, unwrap(args), {k: unwrap(v) for k, v in kwargs.items()},
+                                        call=restate(self._label, args, kwargs))
+        return wrap(self._transport, value, f"{self._label}()")
+
+    def __repr__(self) -> str:
+        return f"<method {self._label} in the student's process>"
 
 
 def wrap(transport: Transport, value: Any, label: str) -> Any:

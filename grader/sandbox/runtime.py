@@ -143,11 +143,14 @@ class Responder:
         return handle
 
     def resolve(self, target: dict):
+        """A module-level name, an object the trusted side holds a handle of, or (``method``) one of its
+        attributes, fetched now: ``obj.append(k, v)`` in one request."""
         if "handle" in target:
             try:
-                return self.objects[int(target["handle"])]
+                subject = self.objects[int(target["handle"])]
             except KeyError:
                 raise Unresolved(self.missing_object) from None
+            return getattr(subject, str(target["method"])) if "method" in target else subject
         return self.lookup(str(target["module"]), str(target["name"]))
 
     def unwrap(self, value):

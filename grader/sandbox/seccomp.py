@@ -51,14 +51,34 @@ def available() -> bool:
     return os.uname().sysname == "Linux" and platform.machine() == "x86_64"
 
 
+class _Prepared:
+    """libc and the filter, made once in the zygote (:func:`prepare`): a child only makes the system calls."""
+
+    def __init__(self):
+        self.libc = ctypes.CDLL(None, use_errno=True) if os.uname().sysname == "Linux" else None
+        self.filter = None
+        if available():
+            steps = program()
+            self.filters = (SockFilter * len(steps))(*[SockFilter(*step) for step in steps])
+            self.filter = SockFprog(len(steps), self.filters)
+
+
+_prepared: _Prepared | None = None
+
+
+def prepare() -> None:
+    """Load libc and build the filter now (the zygote, before it forks), not in every child."""
+    global _prepared
+    if _prepared is None:
+        _prepared = _Prepared()
+
+
 def deny() -> bool:
     """Install the filter on this process for good; False where it is not available. OSError if refused."""
-    if not available():
+    prepare()
+    libc, prog = _prepared.libc, _prepared.filter
+    if prog is None:
         return False
-    libc = ctypes.CDLL(None, use_errno=True)
-    steps = program()
-    filters = (SockFilter * len(steps))(*[SockFilter(*step) for step in steps])
-    prog = SockFprog(len(steps), filters)
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
     if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
@@ -73,7 +93,7 @@ def own_ipc_namespace() -> bool:
     """Move this process into a new, empty SysV IPC namespace (needs root); False where not allowed.
 
     Whatever a child creates there disappears with it, even if the filter of :func:`deny` is missing."""
-    if os.uname().sysname != "Linux":
+    prepare()
+    if _prepared.libc is None:
         return False
-    libc = ctypes.CDLL(None, use_errno=True)
-    return libc.unshare(CLONE_NEWIPC) == 0
+    return _prepared.libc.unshare(CLONE_NEWIPC) == 0

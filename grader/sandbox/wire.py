@@ -12,7 +12,9 @@ without its slow header parser). Values are encoded as a JSON tree:
     {"t": "npscalar", "i": 0}                  a numpy scalar (sent as a 0-d array)
     {"t": "none"} / {"t": "py", "v": 1.5}      None, bool, int, float, str
     {"t": "tuple" | "list", "items": [...]}
-    {"t": "handle", "id": 3, "type": "KVCache"} an object that stays in the child
+    {"t": "handle", "id": 3, "type": "KVCache", "methods": ["append"]}
+                                               an object that stays in the child, with the public
+                                               functions of its class (called in one request each)
 
 This module is self-contained (numpy and the standard library only): the zygote loads it
 by file path before any student code runs, without importing the ``grader`` package.
@@ -25,6 +27,7 @@ import re
 import socket
 import struct
 import time
+import types
 
 import numpy as np
 
@@ -34,6 +37,7 @@ ALIGN = 16
 MAX_HEADER = 1 << 20          # 1 MiB of JSON
 MAX_FRAME = 512 << 20         # 512 MiB of arrays in one answer
 MAX_DEPTH = 32                # nesting of tuples and lists
+MAX_METHODS = 64              # method names listed with a handle
 
 
 class WireError(Exception):
@@ -43,11 +47,12 @@ class WireError(Exception):
 class Handle:
     """A reference to an object that lives in the child (decoded form of a ``handle`` node)."""
 
-    __slots__ = ("id", "type_name")
+    __slots__ = ("id", "type_name", "methods")
 
-    def __init__(self, handle_id: int, type_name: str):
+    def __init__(self, handle_id: int, type_name: str, methods: tuple[str, ...] = ()):
         self.id = handle_id
         self.type_name = type_name
+        self.methods = methods  # what the object's side said its class defines as public functions
 
     def __repr__(self) -> str:
         return f"<{self.type_name} object in the student's process>"
@@ -62,7 +67,7 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
     if depth > MAX_DEPTH:
         raise TypeError(f"value nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, Handle):
-        return {"t": "handle", "id": value.id, "type": value.type_name}
+        return {"t": "handle", "id": value.id, "type": value.type_name, "methods": list(value.methods)}
     if isinstance(value, np.ndarray):
         if value.dtype.hasobject or value.dtype.kind not in "biufcSUV?":
             raise TypeError(f"an array of dtype {value.dtype} cannot be sent")
@@ -88,8 +93,28 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
             raise TypeError("sequence too long to send")
         return {"t": type(value).__name__, "items": [encode(item, arrays, handles, depth + 1) for item in value]}
     if handles is not None:
-        return {"t": "handle", "id": handles(value), "type": type(value).__name__[:80]}
+        return {"t": "handle", "id": handles(value), "type": type(value).__name__[:80], "methods": method_names(value)}
     raise TypeError(f"a {type(value).__name__} cannot be sent")
+
+
+def method_names(value) -> list[str]:
+    """The public plain functions of ``value``'s class and its bases (at most :data:`MAX_METHODS`, in the
+    order they are defined): the trusted side calls ``obj.name(...)`` for these in one request, not two.
+
+    Read from the classes' own dictionaries without running any of their code; whatever goes wrong
+    (a student's class is anything) gives fewer names, and those attributes are then fetched first."""
+    names: list[str] = []
+    try:
+        for klass in type(value).__mro__[:16]:
+            for name, attribute in list(vars(klass).items())[:256]:
+                if (type(name) is str and not name.startswith("_") and len(name) <= 80 and name not in names
+                        and type(attribute) is types.FunctionType):
+                    names.append(name)
+                    if len(names) == MAX_METHODS:
+                        return names
+    except Exception:  # noqa: BLE001 - a class whose dictionary cannot be read lists what it gave so far
+        pass
+    return names
 
 
 def decode(node, arrays: list, depth: int = 0):
@@ -123,10 +148,11 @@ def decode(node, arrays: list, depth: int = 0):
         items = [decode(item, arrays, depth + 1) for item in items]
         return tuple(items) if kind == "tuple" else items
     if kind == "handle":
-        handle_id, type_name = node.get("id"), node.get("type")
-        if type(handle_id) is not int or not isinstance(type_name, str):
+        handle_id, type_name, methods = node.get("id"), node.get("type"), node.get("methods", [])
+        if type(handle_id) is not int or not isinstance(type_name, str) or not isinstance(methods, list) \
+                or len(methods) > MAX_METHODS or not all(type(name) is str and len(name) <= 80 for name in methods):
             raise WireError("malformed handle")
-        return Handle(handle_id, type_name[:80])
+        return Handle(handle_id, type_name[:80], tuple(methods))
     raise WireError(f"unknown node {kind!r}")
 
 

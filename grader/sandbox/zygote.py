@@ -48,6 +48,7 @@ standin = load_by_path("attnkit_sandbox_standin", "standin.py")
 policy = load_by_path("attnkit_sandbox_policy", "policy.py")
 landlock = load_by_path("attnkit_sandbox_landlock", "landlock.py")
 seccomp = load_by_path("attnkit_sandbox_seccomp", "seccomp.py")
+seccomp.prepare()  # libc and the filter once, not in every child
 numpy.zeros(4) @ numpy.zeros(4)  # warm up BLAS
 numpy.random.default_rng(0).standard_normal(4)
 

@@ -23,6 +23,7 @@ from grader.compare import (
     expect_close,
     expect_tuple,
     first_difference,
+    matches,
     resembles,
     show_scalar,
     tolerance_for,
@@ -194,6 +195,30 @@ def test_messages_for_any_two_arrays(pair):
         if not close(got, expected, rtol, atol):
             text = first_difference(got, expected, rtol, atol)
             assert "entries differ" in text and "\n" not in text
+
+
+SPECIAL = st.sampled_from([0.0, -0.0, 1.0, 1e-9, 1e300, np.inf, -np.inf, np.nan])
+float_pairs = st.tuples(hnp.array_shapes(min_dims=0, max_dims=2, max_side=3),
+                        st.sampled_from([np.float64, np.float32, np.float16]),
+                        st.sampled_from([np.float64, np.float32, np.int64, np.bool_])).flatmap(
+    lambda spec: st.tuples(*(hnp.arrays(dtype, spec[0], elements=st.floats(width=16) | SPECIAL if dtype != np.bool_
+                                        else st.booleans()) if dtype in (np.float64, np.float32, np.float16, np.bool_)
+                             else hnp.arrays(dtype, spec[0]) for dtype in spec[1:])))
+
+
+@fuzz()
+@given(float_pairs, st.sampled_from([(1e-7, 1e-9), (1e-4, 1e-5), (0.0, 0.0), (1e-3, 0.0)]), st.booleans())
+def test_matches_is_isclose_with_equal_nan(pair, tolerance, nudge):
+    """The fast path of ``matches`` decides exactly as ``np.isclose(..., equal_nan=True)`` everywhere would."""
+    got, candidate = pair
+    if nudge:  # near the candidate instead: the values where the tolerance decides
+        with np.errstate(all="ignore"):
+            near = np.asarray(candidate, dtype=got.dtype) * got.dtype.type(1 + 2e-7) + got.dtype.type(1e-9)
+            got = near.astype(got.dtype)
+    rtol, atol = tolerance
+    with np.errstate(all="ignore"):
+        want = bool(np.all(np.isclose(got, candidate, rtol=rtol, atol=atol, equal_nan=True)))
+    assert matches(got, candidate, rtol, atol) is want
 
 
 def test_an_infinite_difference_is_reported_as_inf():
