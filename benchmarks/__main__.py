@@ -3,7 +3,8 @@
 Sections: class grading (``attnkit grade`` on synthetic classes, --jobs 1 and 2, three class
 sizes), side by side with ``nbgrader autograde`` (skipped with a line when nbgrader is not
 installed), isolation overhead (in-process floor vs sandbox), student latency (``attnkit
-check`` from process start) and tiled attention (time and memory against plain attention).
+check`` from process start), tiled attention (time and memory against plain attention) and, with
+``--versus REV``, the same class graded by an earlier revision of the kit (:mod:`benchmarks.versus`).
 Ratios are measured side by side in the same run; nothing here is asserted by the tests.
 """
 from __future__ import annotations
@@ -22,10 +23,10 @@ from grader.sandbox.affinity import SINGLE_THREADED  # noqa: E402  (no numpy beh
 for _name, _value in SINGLE_THREADED.items():
     os.environ.setdefault(_name, _value)  # as ``attnkit`` itself runs (before numpy loads)
 
-from . import class_grading, isolation, nbgrader_side_by_side, student_latency, tiled  # noqa: E402
+from . import class_grading, isolation, nbgrader_side_by_side, student_latency, tiled, versus  # noqa: E402
 from .report import render  # noqa: E402
 
-SECTIONS = ("grading", "nbgrader", "isolation", "latency", "tiled")
+SECTIONS = ("grading", "nbgrader", "isolation", "latency", "tiled", "versus")
 
 
 def machine() -> dict:
@@ -42,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nbgrader-size", type=int, default=10, help="submissions graded by both tools (default 10)")
     parser.add_argument("--quick", action="store_true", help="small classes and fewer repeats (a smoke run)")
     parser.add_argument("--only", choices=SECTIONS, action="append", help="run only these sections")
+    parser.add_argument("--versus", metavar="REV", help="also grade one class with this git revision of the kit, "
+                        "side by side (its course: --exercises set to its curriculum)")
     parser.add_argument("--out", default="benchmarks/results.json", help="where the JSON goes")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if not args.quick else [20, 40]
@@ -57,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         results["latency"] = student_latency.run(2 if args.quick else 5)
     if "tiled" in chosen:
         results["tiled"] = tiled.run((512, 1024) if args.quick else (1024, 2048, 4096), repeats=1 if args.quick else 3)
+    if "versus" in chosen and args.versus:
+        results["versus"] = versus.run(args.versus, 20 if args.quick else 60, 1 if args.quick else 3)
     print(render(results))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -43,6 +43,17 @@ def _nbgrader(data: dict) -> Table:
                       f"x{data['ratio_per_check']:.0f} faster"]])
 
 
+def _versus(data: dict) -> Table:
+    if data.get("skipped"):
+        return _table("Side by side with an earlier revision", ["skipped"], [[data["skipped"]]])
+    rows = [[row["tool"], f"{row['seconds']:.2f}", f"{row['per_second']:.1f}", row["checks"],
+             f"{row['ms_per_check']:.2f}"] for row in data["rows"]]
+    rows.append(["this / earlier", f"x{data['ratio_per_submission']:.2f}", "", "", f"x{data['ratio_per_check']:.2f}"])
+    return _table(f"Side by side with {data['revision']} ({data['size']} submissions, --jobs 2, its "
+                  f"{len(data['exercises'])} exercises; medians)",
+                  ["grader", "seconds", "subs/s", "checks/sub", "ms/check"], rows)
+
+
 def render(results: dict) -> str:
     console = Console(file=io.StringIO(), width=110, color_system=None, force_terminal=False)
     m = results["machine"]
@@ -71,4 +82,6 @@ def render(results: dict) -> str:
                               for r in t["rows"]]))
         console.print(f"largest n in 1 GiB: plain {t['fits_in_1gib']['plain']:,}, tiled {t['fits_in_1gib']['tiled']:,} "
                       f"({t['note']})")
+    if "versus" in results:
+        console.print(_versus(results["versus"]))
     return console.file.getvalue()
