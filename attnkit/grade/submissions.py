@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from grader.sandbox import tree
+from grader.sandbox.workspace import read_regular
 
 MAX_ENTRIES = 2000                 # entries in one zip
 MAX_TOTAL_BYTES = 64 << 20         # uncompressed bytes of the .py files extracted from one zip
@@ -111,15 +112,7 @@ def content_hash(entry: Entry) -> str:
 
 def read_module(path: Path) -> bytes:
     """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (never a link, FIFO or device)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path.name} is not a regular file")
-        data = handle.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise OSError(f"{path.name} grew past {MAX_FILE_BYTES >> 20} MiB")
-    return data
+    return read_regular(path, MAX_FILE_BYTES)
 
 
 def inspect_folder(folder: Path) -> Intake:
@@ -128,8 +121,8 @@ def inspect_folder(folder: Path) -> Intake:
     Raises :class:`SubmissionProblem` past :data:`MAX_ENTRIES` entries or :data:`MAX_TOTAL_BYTES`.
     Nothing but folders is opened.
     """
-    try:
-        found, too_deep = tree.scan(folder, MAX_DEPTH, MAX_ENTRIES, skip=hidden)
+    try:  # a file MAX_DEPTH folders deep is an entry MAX_DEPTH + 1 levels down (as a zip's path allows)
+        found, too_deep = tree.scan(folder, MAX_DEPTH + 1, MAX_ENTRIES, skip=hidden)
     except tree.TreeTooLarge as error:
         raise SubmissionProblem(f"refused: your submission holds {error} (at most {MAX_ENTRIES})") from None
     intake = Intake(skipped=[f"{name}/ (more than {MAX_DEPTH} folders deep)" for name in too_deep])
@@ -222,6 +215,9 @@ def extract_zip(archive: Path, target: Path) -> Intake:
                     continue
                 if info.filename.endswith("/") or any(hidden(part) for part in name.parts) or name.suffix != ".py":
                     continue
+                if info.file_size > MAX_FILE_BYTES:  # as in a folder: that file is skipped, the rest graded
+                    intake.skipped.append(f"{name.as_posix()} (larger than {MAX_FILE_BYTES >> 20} MiB)")
+                    continue
                 chosen.append((info, name))
             if sum(info.file_size for info, _ in chosen) > MAX_TOTAL_BYTES:
                 raise SubmissionProblem(f"refused: the zip's .py files exceed {MAX_TOTAL_BYTES >> 20} MiB uncompressed")
@@ -234,7 +230,7 @@ def extract_zip(archive: Path, target: Path) -> Intake:
                     for block in iter(lambda: source.read(CHUNK), b""):
                         written += len(block)
                         total += len(block)
-                        if written > MAX_FILE_BYTES or total > MAX_TOTAL_BYTES:
+                        if written > info.file_size or total > MAX_TOTAL_BYTES:  # more than its header said
                             raise SubmissionProblem("refused: the zip expands to too many bytes (a zip bomb?)")
                         sink.write(block)
                 intake.files.append((name.as_posix(), written))

@@ -49,17 +49,52 @@ def test_symlink_entry_skipped(tmp_path):
 def test_zip_bomb_and_entry_count_refused(tmp_path, monkeypatch):
     bomb = tmp_path / "bomb.zip"
     with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
-        zipped.writestr("softmax.py", b"#" * (submissions.MAX_FILE_BYTES + 1))
+        for index in range(3):  # 3 x 8 MiB of "#", together past the total that is ever unpacked
+            zipped.writestr(f"part{index}.py", b"#" * submissions.MAX_FILE_BYTES)
+    monkeypatch.setattr(submissions, "MAX_TOTAL_BYTES", 2 * submissions.MAX_FILE_BYTES)
     target = tmp_path / "t1"
     target.mkdir()
-    with pytest.raises(SubmissionProblem, match="too many bytes|uncompressed"):
+    with pytest.raises(SubmissionProblem, match="uncompressed"):
         extract_zip(bomb, target)
-    assert bomb.stat().st_size < 100_000
+    assert bomb.stat().st_size < 200_000
     many = make_zip(tmp_path / "many.zip", [(f"f{i}.txt", "") for i in range(30)])
     monkeypatch.setattr(submissions, "MAX_ENTRIES", 20)
     (tmp_path / "t2").mkdir()
     with pytest.raises(SubmissionProblem, match="entries"):
         extract_zip(many, tmp_path / "t2")
+
+
+def test_a_zip_header_that_understates_a_size_is_refused(tmp_path):
+    archive = make_zip(tmp_path / "liar.zip", [("softmax.py", "x = 1\n" * 5000)])
+    data = bytearray(archive.read_bytes())
+    central = data.rindex(b"PK\x01\x02")  # the central directory's entry: its uncompressed size, at +24
+    data[central + 24:central + 28] = (10).to_bytes(4, "little")
+    archive.write_bytes(bytes(data))
+    (tmp_path / "t").mkdir()
+    with pytest.raises(SubmissionProblem, match="could not read your zip|too many bytes"):
+        extract_zip(archive, tmp_path / "t")
+
+
+def test_folder_and_zip_take_the_same_files(tmp_path):
+    """One rule for both: a file 8 folders deep is used, 9 deep skipped; a file over 8 MiB is skipped and named."""
+    eight, nine = "d/" * submissions.MAX_DEPTH + "ok.py", "e/" * (submissions.MAX_DEPTH + 1) + "deep.py"
+    big = b"#" * (submissions.MAX_FILE_BYTES + 1)
+    folder = copy_modules(SOLUTIONS, tmp_path / "folder")
+    for name, data in ((eight, b"x = 1\n"), (nine, b"x = 2\n"), ("big.py", big)):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    with zipfile.ZipFile(tmp_path / "hand-in.zip", "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+        for path in sorted(folder.rglob("*.py")):
+            zipped.writestr(path.relative_to(folder).as_posix(), path.read_bytes())
+    (tmp_path / "from-folder").mkdir()
+    (tmp_path / "from-zip").mkdir()
+    by_folder = stage_folder(folder, tmp_path / "from-folder")
+    by_zip = extract_zip(tmp_path / "hand-in.zip", tmp_path / "from-zip")
+    assert sorted(by_folder.files) == sorted(by_zip.files)
+    assert (eight, 6) in by_zip.files and all(not name.startswith("e/") for name, _ in by_zip.files)
+    assert "big.py (larger than 8 MiB)" in by_folder.skipped and "big.py (larger than 8 MiB)" in by_zip.skipped
+    assert any("more than 8 folders deep" in reason for reason in by_folder.skipped)
+    assert any("more than 8 folders deep" in reason for reason in by_zip.skipped)
 
 
 def test_only_py_files_and_odd_names(tmp_path):
@@ -101,7 +136,7 @@ def test_folder_intake_skips_what_is_not_a_file(tmp_path):
         sparse.truncate(2 << 30)
     target = tmp_path / "copy"
     intake = stage_folder(folder, target)
-    assert intake.skipped == ["d/d/d/d/d/d/d/d/ (more than 8 folders deep)", "huge.py (larger than 8 MiB)",
+    assert intake.skipped == ["d/d/d/d/d/d/d/d/d/ (more than 8 folders deep)", "huge.py (larger than 8 MiB)",
                               "pipe.py (a FIFO (named pipe), not a file)", "sub/link.py (a symbolic link, not a file)"]
     assert sorted(p.name for p in target.rglob("*")) == sorted(p.name for p in SOLUTIONS.glob("*.py"))
 

@@ -175,15 +175,22 @@ def test_corrupt_compressed_data_is_a_submission_problem(tmp_path):
 
 def test_limits_hold_for_every_compression(tmp_path, monkeypatch):
     monkeypatch.setattr(submissions, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(submissions, "MAX_TOTAL_BYTES", 1500)
     for compression in COMPRESSIONS:
         archive = tmp_path / f"bomb{compression}.zip"
         with zipfile.ZipFile(archive, "w", compression=compression) as zipped:
-            zipped.writestr("softmax.py", b"#" * 5000)
+            zipped.writestr("softmax.py", b"#" * 5000)  # one file past the per-file cap: skipped, named
+            zipped.writestr("masking.py", b"#" * 900)
         target = tmp_path / f"t{compression}"
         target.mkdir()
+        intake = extract_zip(archive, target)
+        assert [p.name for p in target.iterdir()] == ["masking.py"], f"compression {compression}"
+        assert [reason.split(" ")[0] for reason in intake.skipped] == ["softmax.py"]
+        with zipfile.ZipFile(archive, "a", compression=compression) as zipped:
+            zipped.writestr("attention.py", b"#" * 900)  # 1800 bytes in all: past the total, refused
         try:
-            extract_zip(archive, target)
+            extract_zip(archive, tmp_path / f"u{compression}")
         except SubmissionProblem as problem:
-            assert "too many bytes" in str(problem)
+            assert "uncompressed" in str(problem) or "too many bytes" in str(problem)
         else:
-            raise AssertionError(f"compression {compression}: a 5000-byte file passed a 1000-byte limit")
+            raise AssertionError(f"compression {compression}: 1800 bytes passed a 1500-byte total")
