@@ -36,6 +36,7 @@ class CheckResult:
     hint: str = ""
     visibility: str = "visible"
     seconds: float = 0.0
+    blocked_by: str = ""  # another exercise whose module stopped this check (its error, its missing code)
 
     def __post_init__(self):
         self.status = Status(self.status)  # a results file read back holds the plain value

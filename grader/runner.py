@@ -91,18 +91,21 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
             spec.function(**{name: values[name] for name in spec.fixtures})
         result.points = spec.points
     except errors.StudentNotImplemented as failure:
+        result.blocked_by = _exercise_of(failure.sibling, spec.exercise)
         if failure.sibling:  # this exercise is written, but calls a sibling that is not (yet)
             result.status, result.message = Status.FAILED, failure.message
         else:
             result.status, result.message = Status.NOT_IMPLEMENTED, f"{NOT_IMPLEMENTED_MESSAGE}: {failure.message}"
     except (CheckFailed, errors.StudentRaised) as failure:  # a wrong value, or an exception: both diagnosed
         result.status, result.message = Status.FAILED, failure.message
+        result.blocked_by = _exercise_of(getattr(failure, "sibling", ""), spec.exercise)
         diagnosis = getattr(failure, "diagnosis", None) or session.diagnose(failure)
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
             result.message += f"\n  looks like {diagnosis.looks_like}"
     except errors.StudentError as failure:
         result.status, result.message = Status.FAILED, failure.message
+        result.blocked_by = _exercise_of(failure.sibling, spec.exercise)
     except AssertionError as failure:
         result.status, result.message = Status.FAILED, str(failure) or f"{spec.title}: failed"
     except Exception as failure:  # a bug on the trusted side: say so, never blame the student
@@ -110,6 +113,14 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _exercise_of(module: str, own: str) -> str:
+    """The exercise whose module ``module`` is, when it is not ``own``'s (empty otherwise)."""
+    if not module:
+        return ""
+    other = next((e.id for e in curriculum.exercises() if e.module == module), "")
+    return "" if other == own else other
 
 
 def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,

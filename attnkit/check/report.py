@@ -7,19 +7,9 @@ from __future__ import annotations
 
 from grader import curriculum
 from grader.results import NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
-from grader.sandbox.proxy import sibling_note
 
 GREEN, RED, YELLOW, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[0m"
 BLOCKED = "{exercise}: blocked by exercise {sibling}, fix it first: {reason}"
-
-
-def blocker(failure: CheckResult) -> str:
-    """The other exercise whose module stopped this check (empty when the failure is the exercise's own)."""
-    for other in curriculum.ids():
-        if other != failure.exercise and (sibling_note(other).strip() in failure.message
-                                          or f"finish exercise {other} first" in failure.message):
-            return other
-    return ""
 
 
 def render(results: list[ExerciseResult], color: bool = False, seconds: float | None = None,
@@ -45,7 +35,7 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
         if failure is None:
             continue
         exercise = curriculum.get(result.exercise)
-        sibling = blocker(failure)
+        sibling = failure.blocked_by
         if sibling:
             reason = failure.message.splitlines()[0]
             blocked.append(BLOCKED.format(exercise=paint(RED, result.exercise), sibling=sibling, reason=reason))
