@@ -159,7 +159,7 @@ class Session:
         """The first registered mistake whose output matches the student's value (or error), or None.
 
         ``failure`` is a :class:`CheckFailed`, or a ``StudentRaised`` from the sandbox (its
-        ``error_type``, ``call`` and ``message``); anything else gets None.
+        ``error_type``, ``function`` and ``error_message``); anything else gets None.
         """
         if not isinstance(failure, CheckFailed):
             return self._diagnose_error(failure)
@@ -188,12 +188,11 @@ class Session:
         return None
 
     def _diagnose_error(self, failure: AssertionError) -> Mistake | None:
-        error_type, call_text = getattr(failure, "error_type", ""), getattr(failure, "call", "")
-        function = call_text.split("(", 1)[0].rsplit(".", 1)[-1]
-        call = next((c for c in reversed(self.calls) if c.function.rsplit(".", 1)[-1] == function), None)
+        error_type, function = getattr(failure, "error_type", ""), getattr(failure, "function", "")
+        call = next((c for c in reversed(self.calls) if c.function == function), None)
         if not error_type or call is None:
             return None
-        message = str(failure.message).split(f"raised {error_type}: ", 1)[-1]
+        message = getattr(failure, "error_message", "")
         wanted = (error_type, error_words(message))
         candidates = self._candidates(call)
         with np.errstate(all="ignore"):

@@ -30,9 +30,8 @@ from typing import Any, Mapping
 from . import curriculum
 from .results import CheckResult, Status
 from .runner import NOT_IMPLEMENTED_MESSAGE, CheckSpec, discover, execute
-from .sandbox import errors
-from .sandbox.inprocess import as_received, as_sent
-from .sandbox.proxy import Implementation, student_error
+from .sandbox.inprocess import InProcessTransport
+from .sandbox.proxy import Implementation
 from .sandbox.runtime import Responder, Unresolved
 
 UNKNOWN_CHECK = "exercise {exercise} has no check named {name!r}; its checks are: {known}"
@@ -92,36 +91,9 @@ def _is_cell(filename: str) -> bool:
     return filename.startswith("<ipython-input") or f"{os.sep}ipykernel_" in filename or filename.startswith("<cell")
 
 
-class NotebookTransport:
-    """The transport of an ``impl`` whose code is the notebook's: in-process, values copied as on the wire."""
-
-    dead = False  # the kernel is the student's process: nothing to replace
-
-    def __init__(self, namespace: Mapping[str, Any], exercise: str):
-        self.exercise = exercise
-        self.runtime = NotebookRuntime(namespace)
-        self.last_call_mutated: list[str] = []  # as in ChildTransport: arguments the last call changed in place
-
-    def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
-                name: str = "", call: str = "") -> Any:
-        args, kwargs = as_sent(tuple(args)), dict(as_sent(list((kwargs or {}).items())))
-        self.last_call_mutated = []
-        try:
-            result = self.runtime.run(op, target, args, kwargs, name)
-            self.last_call_mutated = list(self.runtime.last_mutated)
-        except Unresolved as problem:
-            raise errors.StudentRaised(f"{call}: {problem}", call=call, exercise=self.exercise) from None
-        except Exception as error:  # the student's own code raised
-            raise student_error(self.runtime.describe_error(error), call=call, exercise=self.exercise) from None
-        return as_received(result, self.runtime, call=call, exercise=self.exercise)
-
-    def close(self) -> None:
-        """Nothing to release: the notebook's objects belong to the kernel."""
-
-
 def implementation(namespace: Mapping[str, Any], exercise: str) -> Implementation:
     """The ``impl`` fixture for the functions a notebook defines."""
-    return Implementation(NotebookTransport(namespace, exercise))
+    return Implementation(InProcessTransport(NotebookRuntime(namespace), exercise, import_failures=False))
 
 
 def find_check(exercise: str, name: str) -> CheckSpec:

@@ -23,7 +23,7 @@ import numpy as np
 
 from . import errors, standin, wire
 from .launch import Launched, launch
-from .proxy import Implementation, sibling_note, student_error
+from .proxy import Implementation, called, sibling_note, student_error
 from .workspace import Workspace
 
 DEFAULT_TIMEOUT = 10.0
@@ -274,7 +274,7 @@ class ChildTransport:
                                         exercise=self.exercise) from None
         self._spend(start)
         try:  # every field of the answer is the student's: anything malformed is their error, never ours
-            return self._answer(op, answer, values, call)
+            return self._answer(op, target, answer, values, call)
         except errors.StudentError:
             raise
         except Exception as failure:  # noqa: BLE001
@@ -308,7 +308,7 @@ class ChildTransport:
             reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error)[:ERROR_TEXT]}}
         wire.send(self.sock, reply, out)
 
-    def _answer(self, op: str, answer: dict, values: list, call: str) -> Any:
+    def _answer(self, op: str, target: dict, answer: dict, values: list, call: str) -> Any:
         mutated = answer.get("mutated")
         self.last_call_mutated = [str(label)[:80] for label in mutated[:64]] if isinstance(mutated, list) else []
         if answer.get("ok") is True:
@@ -323,7 +323,7 @@ class ChildTransport:
             raise errors.StudentImportFailed(f"could not import your {self.module}.py: {info['type']}: "
                                              f"{info['message']}{where}{sibling_note(info['sibling'])}",
                                              call=call, exercise=self.exercise, sibling=info["sibling"])
-        raise student_error(info, call=call, exercise=self.exercise)
+        raise student_error(info, call=call, exercise=self.exercise, function=called(target))
 
     def _note_import(self, info: dict, where: str) -> None:
         """A module that is missing or does not import; not the modules that only fail through it."""

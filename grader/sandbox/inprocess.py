@@ -11,18 +11,26 @@ from pathlib import Path
 from typing import Any
 
 from . import errors, wire
-from .proxy import Implementation, student_error
+from .proxy import Implementation, called, student_error
 from .runtime import Responder, Runtime, Unresolved
 
 _counter = itertools.count()
 
 
 class InProcessTransport:
+    """Requests answered in this process by a :class:`Responder`: values copied as on the wire.
+
+    ``import_failures``: an ``ImportError`` or ``SyntaxError`` while a module is looked up is the module
+    failing to import (a submission's files, :class:`Runtime`); a notebook's names are defined already,
+    so there it is the code's own exception.
+    """
+
     dead = False  # trusted code in this process: never needs replacing
 
-    def __init__(self, root: str | Path, exercise: str = ""):
+    def __init__(self, runtime: Responder, exercise: str = "", *, import_failures: bool = True):
         self.exercise = exercise
-        self.runtime = Runtime(str(root), package=f"_attnkit_trusted_{next(_counter)}")
+        self.runtime = runtime
+        self.import_failures = import_failures
         self.last_call_mutated: list[str] = []  # as in ChildTransport: arguments the last call changed in place
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
@@ -32,22 +40,19 @@ class InProcessTransport:
         try:
             result = self.runtime.run(op, target, args, kwargs, name)
             self.last_call_mutated = list(self.runtime.last_mutated)
-        except (ImportError, SyntaxError) as error:
-            if op == "import" or "module" in target:
-                module = target.get("module", "")
-                raise errors.StudentImportFailed(f"could not import your {module}.py: {type(error).__name__}: {error}",
-                                                 call=call, exercise=self.exercise) from None
-            described = self.runtime.describe_error(error, self.exercise)
-            raise student_error(described, call=call, exercise=self.exercise) from None
         except Unresolved as error:  # a name the check asked for is missing: not the code's own LookupError
             raise errors.StudentRaised(f"{call}: {error}", call=call, exercise=self.exercise) from None
         except Exception as error:  # the implementation's own failure, reported like the child does
-            described = self.runtime.describe_error(error, self.exercise)
-            raise student_error(described, call=call, exercise=self.exercise) from None
+            module = target.get("module", "")
+            if self.import_failures and isinstance(error, (ImportError, SyntaxError)) and (op == "import" or module):
+                raise errors.StudentImportFailed(f"could not import your {module}.py: {type(error).__name__}: {error}",
+                                                 call=call, exercise=self.exercise) from None
+            raise student_error(self.runtime.describe_error(error, self.exercise), call=call, exercise=self.exercise,
+                                function=called(target)) from None
         return as_received(result, self.runtime, call=call, exercise=self.exercise)
 
     def close(self) -> None:
-        """Nothing to release: the code runs in this process."""
+        """Nothing to release: the code runs in this process (or is the notebook's)."""
 
 
 def as_sent(value: Any) -> Any:
@@ -70,4 +75,9 @@ def as_received(result: Any, runtime: Responder, *, call: str, exercise: str) ->
 
 def in_process(root: str | Path, exercise: str = "") -> Implementation:
     """An ``impl`` for a trusted implementation directory (e.g. ``solutions/``)."""
-    return Implementation(InProcessTransport(root, exercise))
+    return Implementation(InProcessTransport(trusted_runtime(root), exercise))
+
+
+def trusted_runtime(root: str | Path) -> Runtime:
+    """The modules of ``root`` loaded as a package of their own in this process."""
+    return Runtime(str(root), package=f"_attnkit_trusted_{next(_counter)}")

@@ -29,8 +29,13 @@ def sibling_note(sibling: str) -> str:
     return f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first" if sibling else ""
 
 
-def student_error(info: dict, *, call: str, exercise: str) -> errors.StudentError:
-    """The trusted-side exception for an error the student's side reported."""
+def called(target: dict) -> str:
+    """The name a request's ``target`` calls: a module-level function's, or a method's."""
+    return str(target.get("method") or target.get("name") or "")
+
+
+def student_error(info: dict, *, call: str, exercise: str, function: str = "") -> errors.StudentError:
+    """The trusted-side exception for an error the student's side reported (``function``: the name called)."""
     where = f" ({info['where']})" if info.get("where") else ""
     sibling = info.get("sibling", "")
     note = sibling_note(sibling)
@@ -46,7 +51,8 @@ def student_error(info: dict, *, call: str, exercise: str) -> errors.StudentErro
         return errors.StudentCrashed(f"{call} ran out of memory (MemoryError){where}{note}",
                                      call=call, exercise=exercise, sibling=sibling)
     return errors.StudentRaised(f"{call} raised {info['type']}: {info['message']}{where}{note}",
-                                call=call, exercise=exercise, sibling=sibling, error_type=info["type"])
+                                call=call, exercise=exercise, sibling=sibling, error_type=info["type"],
+                                error_message=info["message"], function=function)
 
 
 class RemoteObject:

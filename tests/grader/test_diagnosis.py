@@ -76,8 +76,9 @@ def test_untraced_values_and_unknown_mistakes_give_no_diagnosis():
 
 
 def raised(call: str, error_type: str, message: str) -> StudentRaised:
+    """What the sandbox raises when the student's softmax raised (grader.sandbox.proxy.student_error)."""
     return StudentRaised(f"{call} raised {error_type}: {message} (softmax.py, line 14)", call=call,
-                         error_type=error_type)
+                         error_type=error_type, error_message=message, function="softmax")
 
 
 def test_an_exception_a_mistake_explains_is_named_with_what_went_wrong():
@@ -102,7 +103,8 @@ def test_a_batched_k_transpose_is_named_from_its_matmul_error():
         np.matmul(Q, K.T)
     call = restate("scaled_dot_product_attention", (Q, K, V), {})
     failure = StudentRaised(f"{call} raised ValueError: {error.value} (attention.py, line 3)", call=call,
-                            error_type="ValueError")
+                            error_type="ValueError", error_message=str(error.value),
+                            function="scaled_dot_product_attention")
     assert session.diagnose(failure) == attention.K_TRANSPOSE_BATCHED
 
 

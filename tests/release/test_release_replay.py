@@ -14,7 +14,7 @@ from grader.diagnosis import Session, mistaken_reference
 from grader.mistakes import softmax as softmax_mistakes
 from grader.reference import reference
 from grader.runner import CheckSpec, seed_for
-from grader.sandbox.inprocess import InProcessTransport, in_process
+from grader.sandbox.inprocess import InProcessTransport, in_process, trusted_runtime
 from tests.release.releasekit import SOLUTIONS
 
 
@@ -97,7 +97,7 @@ def test_the_build_detects_a_check_that_feeds_student_values_to_ref():
     recorder, outcomes = record(lambda e: in_process(SOLUTIONS, e), reference(), specs)
     assert [o.status for o in outcomes] == ["passed", "passed"]
     replay = Replay(Store.in_memory(recorder.index(), recorder.arrays), strict=True)
-    verdict = verify(replay, lambda e: InProcessTransport(SOLUTIONS, e), specs)
+    verdict = verify(replay, lambda e: InProcessTransport(trusted_runtime(SOLUTIONS), e), specs)
     assert not verdict.failures
     assert list(verdict.misses) == ["softmax.feeds_the_students_result_to_ref"]
     assert verdict.misses["softmax.feeds_the_students_result_to_ref"][0].startswith("ref: softmax.softmax(")

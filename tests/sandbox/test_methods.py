@@ -97,8 +97,10 @@ def test_the_attribute_is_looked_up_when_called(side, request):
     spoiled.add(1.0)
     spoiled.spoil()
     not_callable = r"Spoiled\.total\(\) raised TypeError: 'int' object is not callable"
-    with pytest.raises(errors.StudentRaised, match=not_callable):
+    with pytest.raises(errors.StudentRaised, match=not_callable) as raised:
         spoiled.total()
+    assert (raised.value.function, raised.value.error_type) == ("total", "TypeError")  # what diagnosis reads
+    assert raised.value.error_message == "'int' object is not callable"
 
 
 def test_method_names_read_the_classes_without_running_their_code():
