@@ -237,3 +237,21 @@ def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", r
         raise CheckFailed(message, got=got, expected=expected, origin=origin, what=what)
     expect_array(got, call=label, dtype=want_dtype, origin=origin, what=what)
     return got
+
+
+def expect_parts(got: Any, expected: Any, *, call: str, names: tuple[str, ...] = ("output", "weights"),
+                 order: tuple[int, ...] | None = None, dtype: Any = None, atol: float | None = None,
+                 rtol: float | None = None, origin: Any = None) -> Any:
+    """:func:`expect_close` for a result that is an array, or a tuple of arrays whose parts are named by ``names``.
+
+    A tuple result must have as many parts as ``expected``; they are compared in ``order`` (indices; first to
+    last by default), each with its own ``origin`` part. Returns ``got`` (as a tuple when ``expected`` is one).
+    """
+    if not isinstance(expected, tuple):
+        return expect_close(got, expected, call=call, dtype=dtype, atol=atol, rtol=rtol, origin=origin)
+    got = expect_tuple(got, call=call, names=names[: len(expected)])
+    origin = expected if origin is None else origin
+    for index in order if order is not None else range(len(expected)):
+        expect_close(got[index], expected[index], call=call, what=names[index], dtype=dtype, atol=atol, rtol=rtol,
+                     origin=origin[index])
+    return got

@@ -5,7 +5,7 @@ import numpy as np
 from grader.checks.common import expect_dtypes, normal
 from grader.checks.marks import check
 from grader.checks.untouched import expect_untouched
-from grader.compare import arg, call_text, expect_close, expect_tuple
+from grader.compare import arg, call_text, expect_close, expect_parts
 from grader.mistakes.attention_backward import MODIFIES_INPUT
 
 STEP, AGREEMENT = 1e-6, 1e-6      # central differences in float64: exact to about 1e-9 at this step
@@ -21,11 +21,7 @@ def backward_call(Q, K, V, dO, mask=None):
 
 def expect_gradients(got, expected, *, call, atol=None, rtol=None, origin=None):
     """(dQ, dK, dV), compared in that order."""
-    got = expect_tuple(got, call=call, names=GRADIENTS)
-    origin = expected if origin is None else origin
-    for part, name in enumerate(GRADIENTS):
-        expect_close(got[part], expected[part], call=call, what=name, atol=atol, rtol=rtol, origin=origin[part])
-    return got
+    return expect_parts(got, expected, call=call, names=GRADIENTS, atol=atol, rtol=rtol, origin=origin)
 
 
 def check_backward(impl, ref, Q, K, V, dO, mask=None):

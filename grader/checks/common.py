@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..compare import CheckFailed, describe, expect_close, expect_tuple
+from ..compare import CheckFailed, describe, expect_close, expect_parts
 from ..sandbox.errors import StudentRaised
 
 DTYPES = (np.float64, np.float32)
@@ -22,11 +22,7 @@ def expect_pair(got: Any, expected: tuple, *, call: str, atol: float | None = No
 
     ``origin`` is the ``ref`` result a printed ``expected`` stands for (for diagnosis).
     """
-    got = expect_tuple(got, call=call, names=("output", "weights"))
-    origin = expected if origin is None else origin
-    expect_close(got[1], expected[1], call=call, what="weights", atol=atol, rtol=rtol, origin=origin[1])
-    expect_close(got[0], expected[0], call=call, what="output", atol=atol, rtol=rtol, origin=origin[0])
-    return got
+    return expect_parts(got, expected, call=call, order=(1, 0), atol=atol, rtol=rtol, origin=origin)
 
 
 def expect_mask(got: Any, expected: np.ndarray, *, call: str, origin: Any = None) -> np.ndarray:
@@ -41,13 +37,7 @@ def expect_dtypes(got: Any, expected: Any, *, call: str, names: tuple[str, ...] 
     never fail on a dtype alone, so a dtype problem costs only this check; the values are compared
     here too, so that zeros (or anything wrong) in the right dtype earn nothing.
     """
-    if isinstance(expected, tuple):
-        got = expect_tuple(got, call=call, names=names[: len(expected)])
-        parts = zip(got, expected, names)
-    else:
-        parts = ((got, expected, ""),)
-    for part, reference, name in parts:
-        expect_close(part, reference, call=call, what=name, dtype="same")
+    expect_parts(got, expected, call=call, names=names, dtype="same")
 
 
 def expect_value_error(thunk: Callable[[], Any], *, call: str, why: str) -> None:

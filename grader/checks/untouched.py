@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compare import CheckFailed, arg, call_text, expect_close, expect_tuple
+from ..compare import CheckFailed, arg, call_text, expect_parts
 from ..mistakes.model import Mistake
 
 
@@ -35,9 +35,4 @@ def expect_untouched(impl: Any, module: str, function: str, args: tuple, kwargs:
         raise CheckFailed(f"{call} changed {'its argument' if len(changed) == 1 else 'its arguments'} {which} "
                           "in place; the caller's arrays must come back exactly as they were passed",
                           diagnosis=mistake)
-    if isinstance(expected, tuple):
-        got = expect_tuple(got, call=call, names=parts[: len(expected)])
-        for part, reference, what in zip(got, expected, parts):
-            expect_close(part, reference, call=call, what=what)
-    else:
-        expect_close(got, expected, call=call)
+    expect_parts(got, expected, call=call, names=parts)
