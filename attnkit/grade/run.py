@@ -56,7 +56,7 @@ class UserError(Exception):
 
 def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float = 10.0, memory_mb: int = 2048,
          progress: bool | None = None, *, student_timeout: float = STUDENT_SECONDS, stdout=None, stderr=None,
-         exercises: tuple[str, ...] | None = None) -> int:
+         exercises: tuple[str, ...] | None = None, pictures: bool = True) -> int:
     """Grade every submission in ``submissions`` into ``out``; returns the exit status.
 
     ``timeout``: seconds one call may take; ``student_timeout``: seconds all the calls of one submission may
@@ -64,6 +64,8 @@ def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float =
     message saying the code was too slow. ``progress``: None shows a bar when stderr is a terminal,
     line-based progress otherwise; True / False force the bar / the lines. ``exercises``: a course's subset
     (``grader.curriculum.select``); the points, the gradebook's columns and the summary follow it.
+    ``pictures``: draw the class summary's PNGs (False: no matplotlib, no line about them; Gradescope's
+    one-student runs).
 
     0: everything graded; 1: the grader failed on some submission (re-run to retry);
     2: a user error (nothing graded); 130: interrupted (re-run to resume).
@@ -78,7 +80,7 @@ def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float =
         return 2
     limits = (timeout, memory_mb, student_timeout)
     return _run(entries, warnings, Path(out), jobs or os.cpu_count() or 1, limits, progress, stdout, stderr,
-                exercises)
+                exercises, pictures)
 
 
 def _prepare(submissions: Path, out: Path, jobs, timeout, memory_mb) -> tuple[list[Entry], list[str]]:
@@ -162,7 +164,7 @@ def _size(count: int) -> str:
     return f"{count / (1 << 20):.1f} MiB" if count >= 1 << 20 else f"{count >> 10} KiB"
 
 
-def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=None) -> int:
+def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=None, pictures=True) -> int:
     from grader import curriculum
     from grader.runner import discover as discover_checks
 
@@ -208,7 +210,7 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
             continue
         results.append(SubmissionResult.from_dict(data))
     try:
-        text = summary.write_all(out, results, exercise_ids, errors, warnings)
+        text = summary.write_all(out, results, exercise_ids, errors, warnings, pictures=pictures)
     except OSError as error:
         print("attnkit grade: " + SUMMARY_UNWRITABLE.format(out=out, reason=error.strerror or error,
                                                            records=records.record_dir(out)), file=stderr)

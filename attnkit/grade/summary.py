@@ -106,8 +106,9 @@ def summary_text(summary: dict) -> str:
 
 
 def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[str, ...],
-              errors: dict[str, str], warnings: list[str]) -> str:
-    """Write grades.csv, summary.json, summary.txt (and the PNGs of attnkit.show.class_summary); returns the text."""
+              errors: dict[str, str], warnings: list[str], *, pictures: bool = True) -> str:
+    """Write grades.csv, summary.json, summary.txt (and, with ``pictures``, the PNGs of
+    attnkit.show.class_summary); returns the text."""
     from attnkit.show.class_summary import write_pictures  # imports matplotlib only when it is installed
 
     files = (Path(out) / "grades.csv", Path(out) / "summary.json")
@@ -116,7 +117,8 @@ def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[st
     summary = class_summary(results, exercise_ids, errors, warnings)
     atomic.write_json(files[1], summary)
     unchanged = None not in before and before == [_contents(path) for path in files]
-    text = summary_text(summary) + "\n" + write_pictures(Path(out), results, summary, reuse=unchanged) + "\n"
+    drawn = write_pictures(Path(out), results, summary, reuse=unchanged) + "\n" if pictures else ""
+    text = summary_text(summary) + "\n" + drawn
     atomic.write_text(Path(out) / "summary.txt", text)
     return text
 

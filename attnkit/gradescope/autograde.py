@@ -28,7 +28,7 @@ INVALID = "attnkit gradescope run: the results do not match Gradescope's results
 DONE = "attnkit gradescope run: {score:g}/{max_score:g}; wrote {path}"
 # Lines of `attnkit grade` about its class files (a temporary folder here) and the summary PNGs (never
 # drawn here): they do not apply on Gradescope, so they stay out of its log.
-NOT_ON_GRADESCOPE = ("wrote ", "pictures:")
+NOT_ON_GRADESCOPE = "wrote "  # the closing line of attnkit grade names its temporary output folder
 
 
 def copy_submission(source: Path, target: Path) -> None:
@@ -82,7 +82,7 @@ def run(root: Path, timeout: float = 10.0, memory_mb: int = 2048, out=None) -> i
             copy_submission(submission, klass / STUDENT)
         log = io.StringIO()
         status = grade(klass, graded, jobs=1, timeout=timeout, memory_mb=memory_mb, progress=False,
-                       stdout=log, stderr=out)
+                       stdout=log, stderr=out, pictures=False)  # one student: no class pictures
         out.writelines(line for line in log.getvalue().splitlines(keepends=True)
                        if not line.startswith(NOT_ON_GRADESCOPE))
         produced = records.gradescope_path(graded, STUDENT)
