@@ -46,6 +46,14 @@ class UsageError(Exception):
     """
 
 
+class RaisingParser(argparse.ArgumentParser):
+    """A parser whose errors, and those of the sub-verb parsers it makes, raise :class:`UsageError` with the
+    parser's usage instead of printing and exiting (for a verb's own ``main(argv)``)."""
+
+    def error(self, message: str):
+        raise UsageError(f"{self.prog}: {message}\n{self.format_usage().strip()}")
+
+
 def raise_usage_errors(parser: argparse.ArgumentParser, usage: str) -> None:
     """Make ``parser`` raise :class:`UsageError` (message and ``usage``) instead of printing and exiting."""
 

@@ -6,7 +6,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from attnkit.arguments import whole_number
+from attnkit.arguments import RaisingParser, UsageError, whole_number
 
 from .bank import BankError, load_bank
 from .exporting import FORMATS, export
@@ -17,15 +17,6 @@ USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [-
        attnkit quiz --import-feedback FILE
        attnkit quiz validate [FILES ...]
        attnkit quiz export --format {gift,moodle-xml,markdown,qti} [--variants K] -o OUT"""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise _UsageError(f"{self.prog}: {message}\nusage: {USAGE}")
-
-
-class _UsageError(Exception):
-    pass
 
 
 _positive = whole_number(1)
@@ -177,11 +168,11 @@ def run(args, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
 
 def main(argv=None, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
     """Run ``attnkit quiz ...`` with ``argv`` (the arguments after ``quiz``); return the exit status."""
-    parser = _Parser(prog="attnkit quiz")
+    parser = RaisingParser(prog="attnkit quiz")
     add_arguments(parser)
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except _UsageError as error:
+    except UsageError as error:
         print(error, file=stderr or sys.stderr)
         return 2
     except SystemExit as done:  # --help
