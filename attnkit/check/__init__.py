@@ -52,7 +52,7 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
 
     with Zygote(Limits(timeout=timeout), launched=launched) as zygote:
         from grader import curriculum
-        from grader.runner import modules_dir_of, run_submission
+        from grader.runner import modules_dir_of
 
         known = curriculum.ids()
         for name in exercises or ():
@@ -60,18 +60,30 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
                 print(UNKNOWN_EXERCISE.format(name=name, known=", ".join(known)), file=sys.stderr)
                 return 2
         chosen = tuple(e for e in known if not exercises or e in exercises)
-        waiting = predictions_missing(chosen)
-        chosen = tuple(e for e in chosen if e not in waiting)
-        results = run_submission(modules_dir_of(impl), zygote, chosen, lanes=lanes()) if chosen else []
+        passed = check_and_report(modules_dir_of(impl), zygote, chosen, out, started, every=every)
+    return 0 if passed else 1
+
+
+def check_and_report(modules: Path, zygote, exercises: tuple[str, ...], out, started: float,
+                     every: bool = False) -> bool:
+    """Check ``exercises`` of the modules in ``modules`` and write the report (``attnkit check`` and
+    ``attnkit watch``): the table and failures, the exercises waiting for their predictions, and the
+    note about quiz questions queued for the diagnosed mistakes. True when every check passed."""
+    from grader.runner import run_submission
+
     from .report import render
 
+    waiting = predictions_missing(exercises)
+    chosen = tuple(e for e in exercises if e not in waiting)
+    results = run_submission(modules, zygote, chosen, lanes=lanes()) if chosen else []
     out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started, every=every))
     for exercise in waiting:
         out.write(PREDICT_FIRST.format(exercise=exercise))
     mistakes = sorted({c.mistake for r in results for c in r.checks if c.mistake})
     if mistakes:
         out.write(review_note(mistakes))
-    return 0 if not waiting and all(c.status == "passed" for r in results for c in r.checks) else 1
+    out.flush()
+    return not waiting and all(c.status == "passed" for r in results for c in r.checks)
 
 
 def lanes() -> int:

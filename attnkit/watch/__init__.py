@@ -3,12 +3,12 @@
 Checks every exercise once at the start, then polls the modification times of ``IMPL/*.py``
 (no extra dependency, works on every OS and editor); when a module changes, the exercises that
 use it (itself and those that depend on it, from the learning path) are checked again in the
-sandbox, with the same report as ``attnkit check``. One zygote stays warm for the whole
-session, so a re-check takes about as long as the checks themselves. Ctrl-C stops.
+sandbox, with the same report and notes as ``attnkit check`` (:func:`attnkit.check.check_and_report`).
+One zygote stays warm for the whole session, so a re-check takes about as long as the checks
+themselves. Ctrl-C stops.
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -54,11 +54,9 @@ def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float 
          rounds: int | None = None, sleep: Callable[[float], None] = time.sleep) -> int:
     """Watch ``impl``; ``rounds`` (for tests) stops after that many polls."""
     out = out or sys.stdout
-    from attnkit.check import NO_IMPL
-    from attnkit.check.report import render
+    from attnkit.check import NO_IMPL, check_and_report
     from grader import curriculum
-    from grader.runner import modules_dir_of, run_submission
-    from grader.sandbox.affinity import pinned
+    from grader.runner import modules_dir_of
     from grader.sandbox.child import Limits, Zygote
 
     folder = Path(impl)
@@ -70,11 +68,7 @@ def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float 
     seen = snapshot(modules)
     polls = 0
     def check(exercises: tuple[str, ...]) -> None:
-        started = time.perf_counter()
-        with pinned(zygote, os.getpid()):
-            results = run_submission(modules, zygote, exercises)
-        out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started))
-        out.flush()
+        check_and_report(modules, zygote, exercises, out, time.perf_counter())
 
     try:
         with Zygote(Limits(timeout=timeout)) as zygote:
