@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox.child import Zygote
+from grader.sandbox.child import Workspace, Zygote
+from grader.sandbox.inprocess import in_process
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 
@@ -27,3 +28,18 @@ def submission(tmp_path):
         return target
 
     return build
+
+
+@pytest.fixture
+def child(zygote, submission, request):
+    """An ``impl`` whose module ``probes`` is the test module's ``PROBES``, in a sandboxed child."""
+    with Workspace(submission(probes=request.module.PROBES), zygote.user) as workspace:
+        impl = zygote.implementation(workspace, "softmax", module="probes")
+        yield impl
+        impl.transport.close()
+
+
+@pytest.fixture
+def trusted(submission, request):
+    """The same ``impl`` run in this process (the in-process transport)."""
+    return in_process(submission(probes=request.module.PROBES), "softmax")

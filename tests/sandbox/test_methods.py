@@ -4,8 +4,6 @@ import numpy as np
 import pytest
 
 from grader.sandbox import errors, wire
-from grader.sandbox.child import Workspace
-from grader.sandbox.inprocess import in_process
 
 PROBES = '''import numpy as np
 
@@ -45,20 +43,6 @@ class Spoiled(Store):
     def spoil(self):
         self.total = 5  # an instance attribute that is not callable hides the method
 '''
-
-
-@pytest.fixture
-def child(zygote, submission):
-    folder = submission(probes=PROBES)
-    with Workspace(folder, zygote.user) as workspace:
-        impl = zygote.implementation(workspace, "softmax", module="probes")
-        yield impl
-        impl.transport.close()
-
-
-@pytest.fixture
-def trusted(submission):
-    return in_process(submission(probes=PROBES), "softmax")
 
 
 def counting(impl, monkeypatch) -> list:

@@ -3,9 +3,6 @@ tuples and lists too), and can change the arrays the last call received (to see 
 import numpy as np
 import pytest
 
-from grader.sandbox.child import Workspace
-from grader.sandbox.inprocess import in_process
-
 PROBES = '''import numpy as np
 
 
@@ -37,20 +34,6 @@ class Keeper:
     def kept_sum(self):
         return float(self.kept[0].sum() + self.kept[1].sum())
 '''
-
-
-@pytest.fixture
-def child(zygote, submission):
-    folder = submission(probes=PROBES)
-    with Workspace(folder, zygote.user) as workspace:
-        impl = zygote.implementation(workspace, "softmax", module="probes")
-        yield impl
-        impl.transport.close()
-
-
-@pytest.fixture
-def trusted(submission):
-    return in_process(submission(probes=PROBES), "softmax")
 
 
 @pytest.mark.parametrize("side", ["child", "trusted"])
