@@ -132,16 +132,20 @@ def unwrap(value: Any) -> Any:
 
 
 class ModuleProxy:
-    __slots__ = ("_transport", "_module")
+    __slots__ = ("_transport", "_module", "_functions")
 
     def __init__(self, transport: Transport, module: str):
         self._transport = transport
         self._module = module
+        self._functions: dict[str, FunctionProxy] = {}  # names the checks ask for: a few per module
 
     def __getattr__(self, name: str) -> "FunctionProxy":
         if name.startswith("__"):
             raise AttributeError(name)
-        return FunctionProxy(self._transport, self._module, name)
+        function = self._functions.get(name)
+        if function is None:
+            function = self._functions[name] = FunctionProxy(self._transport, self._module, name)
+        return function
 
 
 class FunctionProxy:
@@ -184,7 +188,8 @@ class Implementation:
     def __getattr__(self, module: str) -> ModuleProxy:
         if module.startswith("_"):
             raise AttributeError(module)
-        return ModuleProxy(self._transport, module)
+        proxy = self.__dict__[module] = ModuleProxy(self._transport, module)  # found directly from now on
+        return proxy
 
     @property
     def last_call_mutated(self) -> list[str]:

@@ -224,7 +224,11 @@ class Runtime(Responder):
             sys.path.insert(0, self.root)  # flat imports (from softmax import softmax) work too
 
     def load(self, module: str):
-        return importlib.import_module(f"{self.package}.{module}")
+        name = f"{self.package}.{module}"
+        loaded = sys.modules.get(name)  # imported already (every request after the first): no import machinery
+        if loaded is not None and not getattr(getattr(loaded, "__spec__", None), "_initializing", False):
+            return loaded
+        return importlib.import_module(name)
 
     def prepare(self, module: str) -> None:
         self.load(module)

@@ -158,6 +158,19 @@ def decode(node, arrays: list, depth: int = 0):
 
 SAFE_DTYPE = re.compile(r"^[<>|=]?(b1|[iu][1248]|f[248]|c(8|16)|[SU][1-9][0-9]{0,5})$")  # no size-0 strings
 MAX_ITEMS = 1 << 31           # elements of one received array (also bounds empty arrays' shapes)
+_SAFE_DTYPES: dict[str, np.dtype] = {}  # dtype strings already checked against SAFE_DTYPE
+
+
+def _safe_dtype(text) -> np.dtype:
+    """The dtype of an array spec's string, when it matches :data:`SAFE_DTYPE` (ValueError otherwise)."""
+    if type(text) is str and text in _SAFE_DTYPES:
+        return _SAFE_DTYPES[text]
+    if not isinstance(text, str) or not SAFE_DTYPE.match(text):
+        raise ValueError(f"dtype {text!r} not allowed")
+    dtype = np.dtype(text)
+    if len(_SAFE_DTYPES) < 256:  # a peer sending many distinct strings cannot grow it further
+        _SAFE_DTYPES[text] = dtype
+    return dtype
 
 
 def _recv_exactly(sock: socket.socket, size: int, deadline: float | None) -> bytearray:
@@ -181,21 +194,30 @@ def _padding(offset: int) -> int:
     return -offset % ALIGN
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # made once: json.dumps with options makes one a call
+_DECODE = json.JSONDecoder().decode
+_PADS = [bytes(n) for n in range(ALIGN)]
+
+
 def send(sock: socket.socket, header: dict, arrays: list = ()) -> None:
     """Write one frame: its length, the header (each array's dtype and shape), then the raw bytes.
 
     Each array starts at a multiple of :data:`ALIGN` bytes of the body, so the receiver can
     view it in place without copying.
     """
-    blobs = [np.asarray(array, order="C") for array in arrays]  # (ascontiguousarray would make 0-d arrays 1-d)
+    blobs = [array if type(array) is np.ndarray and array.flags.c_contiguous else np.asarray(array, order="C")
+             for array in arrays]  # (ascontiguousarray would make 0-d arrays 1-d)
+    for blob in blobs:  # the real dtype, whatever a subclass's .dtype said to encode(): no pointers leave
+        if blob.dtype.kind not in "biufcSU":
+            raise TypeError(f"an array of dtype {blob.dtype} cannot be sent")
     header = dict(header, arrays=[[b.dtype.str, list(b.shape)] for b in blobs])
-    payload = json.dumps(header, separators=(",", ":")).encode()
+    payload = _ENCODE(header).encode()
     parts = [b"", HEADER.pack(len(payload), len(blobs)), payload]
     size = HEADER.size + len(payload)
     for blob in blobs:
         pad = _padding(size)
-        parts.append(bytes(pad))
-        parts.append(memoryview(blob.reshape(-1).view(np.uint8)) if blob.nbytes else b"")
+        parts.append(_PADS[pad])
+        parts.append(memoryview(blob).cast("B") if blob.nbytes else b"")
         size += pad + blob.nbytes
     parts[0] = LENGTH.pack(size)
     if size < 1 << 16:
@@ -223,8 +245,9 @@ def recv(sock: socket.socket, max_bytes: int = MAX_FRAME, deadline: float | None
     if header_size > MAX_HEADER or count > 10_000 or HEADER.size + header_size > size:
         raise WireError("frame header too large")
     try:
-        header = json.loads(bytes(body[HEADER.size:HEADER.size + header_size]))
-    except (ValueError, RecursionError) as error:  # RecursionError: JSON nested thousands deep
+        header = _DECODE(body[HEADER.size:HEADER.size + header_size].decode())
+    except (ValueError, RecursionError) as error:  # RecursionError: JSON nested thousands deep (UnicodeError: a
+        #                                            ValueError: the header is not UTF-8)
         raise WireError(f"malformed header: {type(error).__name__}") from None
     if not isinstance(header, dict):
         raise WireError("header is not an object")
@@ -236,9 +259,7 @@ def recv(sock: socket.socket, max_bytes: int = MAX_FRAME, deadline: float | None
         offset += _padding(offset)
         try:
             dtype_text, shape = spec
-            if not isinstance(dtype_text, str) or not SAFE_DTYPE.match(dtype_text):
-                raise ValueError(f"dtype {dtype_text!r} not allowed")
-            dtype = np.dtype(dtype_text)
+            dtype = _safe_dtype(dtype_text)
             shape = tuple(int(n) for n in shape)
             if any(n < 0 for n in shape) or len(shape) > 32 or math.prod(shape) > MAX_ITEMS:
                 raise ValueError("bad shape")

@@ -120,6 +120,26 @@ def test_one_deadline_for_a_trickled_frame():
         trickle.join()
 
 
+def test_an_array_is_sent_by_its_real_dtype_and_object_arrays_never_leave():
+    class Dressed(np.ndarray):  # what a student's subclass may claim
+        @property
+        def dtype(self):
+            return np.dtype(np.float64)
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        for liar in (np.zeros(3).astype(object).view(Dressed), np.zeros(2, dtype=[("a", "f8")])):
+            with pytest.raises(TypeError, match="cannot be sent"):
+                wire.send(theirs, {"ok": True}, [liar])
+        sent = [np.arange(6.0).reshape(2, 3)[:, ::2], np.array(["ab", "c"]), np.array(True), np.zeros((2, 0))]
+        wire.send(theirs, {"ok": True}, sent)  # non-contiguous, strings, 0-d and empty: copied or viewed as bytes
+        header, arrays = wire.recv(ours)
+        assert header == {"ok": True}
+        for got, want in zip(arrays, sent):
+            np.testing.assert_array_equal(got, want)
+            assert got.dtype == want.dtype and got.shape == want.shape
+
+
 def test_error_fields_become_capped_strings():
     info = child.error_info({"type": ["x"], "message": list(range(10**6)), "where": {"a": 1}, "sibling": "../etc",
                              "import": "yes", "memory": True})
