@@ -19,14 +19,15 @@ from grader.runner import discover
 from . import generate, leaks, stubs
 from .public import public_source
 from .record import public_checks, record, released_mistakes
-from .replay import Replay, Store
+from .recording import Store
+from .replay import Replay
 from .sources import BuildFailed, Sources
 from .verify import verify
 
 SHIPPED_VERBS = ("check", "hint", "pack", "quiz", "watch")   # the students' verbs (shipped when the project has them)
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 
-REPLAY_SOURCE = Path(__file__).with_name("replay.py")
+REPLAY_SOURCES = tuple(Path(__file__).with_name(name) for name in ("replay.py", "recording.py"))
 MISTAKES = Path(curriculum.__file__).with_name("mistakes")
 REPLACED_GRADER_MODULES = {"reference.py"}
 MISTAKE_TAGS = re.compile(r"^(?P<indent>[ \t]+)mistakes: \[(?P<ids>[^\]]*)\]\n", re.MULTILINE)
@@ -105,7 +106,8 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
             if not leaks.solution_imports(path.read_text(encoding="utf-8")):
                 shutil.copyfile(path, target / path.name)
     (target / "reference.py").write_text(generate.REFERENCE_MODULE, encoding="utf-8")
-    shutil.copyfile(REPLAY_SOURCE, target / "replay.py")
+    for source in REPLAY_SOURCES:
+        shutil.copyfile(source, target / source.name)
     copy_tree(sources.grader / "sandbox", target / "sandbox")
     checks = target / "checks"
     checks.mkdir()

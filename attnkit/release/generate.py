@@ -51,7 +51,7 @@ attnkit = "grader.pytest_plugin"
 include = ["attnkit*", "grader*", "quizzes*"]
 
 [tool.setuptools.package-data]
-grader = ["*.yaml", "*.json", "recorded/*.json", "recorded/*.npz"]
+grader = ["*.yaml", "*.json", "recorded/*.json", "recorded/*.bin"]
 quizzes = ["*.yaml", "*.json"]
 '''
 

@@ -22,7 +22,8 @@ from grader.mistakes import model, of_exercise
 from grader.results import CheckResult
 from grader.runner import CheckSpec, discover, execute
 
-from .replay import FORMAT, NEAR_LIMIT, Handle, call_key, canonical, handles, mistake_key, moved_on
+from .recording import FORMAT
+from .replay import NEAR_LIMIT, Handle, call_key, canonical, handles, mistake_key, moved_on
 
 MISTAKE_LIMIT = 1 << 14  # mistakes are recorded for results of at most this many elements
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, type(None), tuple, list, dict)
@@ -48,7 +49,7 @@ def public_checks() -> list[CheckSpec]:
 
 
 class Recorder:
-    """Calls and arrays, in the format of :class:`attnkit.release.replay.Store`."""
+    """Calls and arrays, in the format of :class:`attnkit.release.recording.Store`."""
 
     def __init__(self):
         self.calls: dict[str, dict] = {}
@@ -147,7 +148,8 @@ class RecordingReference:
         if elements(self._recorder.calls[key]["result"]) > MISTAKE_LIMIT:
             raise RecordingError(f"{mistake.id}: not recorded for a result this large")
         name = mistake_key(mistake.id, key)
-        entry = {"space": "mistakes", "module": "", "function": mistake.id, "args": [], "near": False}
+        module = self._recorder.calls[key]["module"]   # stored with the call it was recorded for
+        entry = {"space": "mistakes", "module": module, "function": mistake.id, "args": [], "near": False}
         try:
             value = compute()
         except Exception as error:

@@ -4,10 +4,7 @@ The student release ships neither the reference solutions nor the mistaken refer
 from them (both are correct implementations in disguise). ``attnkit release`` runs every public
 check against the reference once, records what every reference call returned and what every
 classic mistake registered for its function returns for the same call, and ships the values
-beside the checks::
-
-    grader/recorded/reference.npz    the arrays, named by content hash (loaded with allow_pickle=False)
-    grader/recorded/reference.json   the index: call key -> what came back, as a JSON tree
+beside the checks, in the files :mod:`recording` describes (``grader/recorded/``).
 
 A call's key is the sha256 of the JSON of ``[space, module, function, args, kwargs]`` where
 an array is its dtype, shape and a sha256 of dtype, shape and bytes; a float is
@@ -21,25 +18,22 @@ An object a reference call returns (a ``KVCache``) is a :class:`Handle` named by
 the key of the last call that involved it, so the same calls in the same order find the same
 recorded answers. A mistake's output for a call is keyed by the mistake's id and the call's key.
 
-This file is self-contained (numpy and the standard library): the release copies it to
-``grader/replay.py``.
+This file and ``recording.py`` are self-contained (numpy and the standard library): the release copies
+them to ``grader/replay.py`` and ``grader/recording.py``.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
-import zipfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-FORMAT = 1
+from .recording import Store
+
 RECORDED = "recorded"                  # folder beside this file in the release
-INDEX_NAME, ARRAYS_NAME = "reference.json", "reference.npz"
 NEAR_LIMIT = 1 << 16                   # a call's argument arrays are kept for near matches up to this many elements
 NEAR_TOLERANCE = {"f8": (1e-9, 1e-12), "f4": (1e-5, 1e-6), "f2": (1e-2, 1e-3)}
 MISS = ("the student release has no recorded reference value for {call} (recorded with numpy {numpy}); "
@@ -182,60 +176,6 @@ def describe_call(tree: list) -> str:
     return f"{module}.{function}({', '.join(shown)})"
 
 
-class Store:
-    """The recorded index and arrays of one release."""
-
-    def __init__(self, index: dict, load: Callable[[str], np.ndarray]):
-        if index.get("format") != FORMAT:
-            raise ValueError(f"recorded reference format {index.get('format')!r}; this grader reads format {FORMAT}")
-        self.index = index
-        self._load = load
-        self._cache: dict[str, np.ndarray] = {}
-
-    @classmethod
-    def load(cls, folder: Path) -> "Store":
-        index = json.loads((Path(folder) / INDEX_NAME).read_text(encoding="utf-8"))
-        arrays = np.load(Path(folder) / ARRAYS_NAME, allow_pickle=False)
-        return cls(index, lambda digest: arrays[digest])
-
-    @classmethod
-    def in_memory(cls, index: dict, arrays: dict) -> "Store":
-        return cls(index, arrays.__getitem__)
-
-    def fetch(self, digest: str) -> np.ndarray:
-        """A fresh, writable copy of one recorded array."""
-        if digest not in self._cache:
-            self._cache[digest] = np.asarray(self._load(digest))
-        return self._cache[digest].copy()
-
-    @staticmethod
-    def write(folder: Path, index: dict, arrays: dict) -> None:
-        """Write the index and the arrays into ``folder`` (each atomically: a temp file, then rename)."""
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, dump in ((ARRAYS_NAME, lambda h: _write_npz(h, arrays)),
-                           (INDEX_NAME, lambda h: h.write(json.dumps(index, sort_keys=True, indent=0).encode()))):
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    dump(handle)
-                os.chmod(tmp, 0o644)
-                os.replace(tmp, folder / name)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-
-
-def _write_npz(handle, arrays: dict) -> None:
-    """``np.savez_compressed``, but deterministic (sorted members, fixed timestamps): same arrays, same bytes."""
-    with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
-        for name in sorted(arrays):
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            with zipped.open(info, "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.asanyarray(arrays[name]), allow_pickle=False)
-
-
 class Replay:
     """Answers recorded calls; ``strict`` turns off near matches (the release build uses it)."""
 
@@ -244,30 +184,32 @@ class Replay:
         self.strict = strict
         self.misses: list[str] = []
         self.last_call_key: str | None = None
-        self._groups: dict[str, list[str]] | None = None
+        self._groups: dict[str, dict[str, list[str]]] = {}   # module -> call shapes -> keys of near calls
+        self._module_of: dict[str, str] = {}                   # key of a call answered -> its module
 
     # -- lookup ---------------------------------------------------------------------
     def lookup(self, space: str, module: str, function: str, args: tuple, kwargs: dict) -> tuple[str, dict]:
         """(key of the recorded call that answers, its result)."""
         actual: dict = {}
         key, tree = call_key(space, module, function, args, kwargs, actual)
-        entry = self.store.index["calls"].get(key)
+        entry = self.store.calls(module).get(key)
         if entry is None and not self.strict:
-            key, entry = self._near(tree, actual)
+            key, entry = self._near(module, tree, actual)
         if entry is None:
             call = describe_call(tree)
             self.misses.append(f"{space}: {call}")
-            raise ReplayMiss(MISS.format(call=call, numpy=self.store.index.get("numpy", "?")))
+            raise ReplayMiss(MISS.format(call=call, numpy=self.store.meta.get("numpy", "?")))
+        self._module_of[key] = module
         return key, entry["result"]
 
-    def _near(self, tree: list, actual: dict) -> dict | None:
-        if self._groups is None:
-            self._groups = {}
-            for key, entry in self.store.index["calls"].items():
+    def _near(self, module: str, tree: list, actual: dict) -> tuple[str | None, dict | None]:
+        if module not in self._groups:
+            groups = self._groups[module] = {}
+            for key, entry in self.store.calls(module).items():
                 if entry.get("near"):
-                    self._groups.setdefault(json.dumps(shapes_only(entry["args"]), sort_keys=True), []).append(key)
-        for key in self._groups.get(json.dumps(shapes_only(tree), sort_keys=True), ()):
-            entry = self.store.index["calls"][key]
+                    groups.setdefault(json.dumps(shapes_only(entry["args"]), sort_keys=True), []).append(key)
+        for key in self._groups[module].get(json.dumps(shapes_only(tree), sort_keys=True), ()):
+            entry = self.store.calls(module)[key]
             if self._close(entry["args"], tree, actual):
                 return key, entry
         return None, None
@@ -304,7 +246,8 @@ class Replay:
 
     def mistaken(self, mistake_id: str, key: str) -> Any:
         """What a classic mistake returned for the reference call ``key`` when it was recorded."""
-        entry = self.store.index["calls"].get(mistake_key(mistake_id, key or ""))
+        module = self._module_of.get(key or "")
+        entry = None if module is None else self.store.calls(module).get(mistake_key(mistake_id, key))
         if entry is None:
             raise Undefined(mistake_id)
         result = entry["result"]
@@ -330,8 +273,12 @@ class ReplayedObject(Handle):
 class ReplayedReference:
     """What ``ref`` answers from in the release: ``ref.softmax.softmax(x)`` from the recording.
 
-    ``last_call_key`` and ``mistaken`` let ``grader.diagnosis`` find a mistake's recorded output.
+    ``last_call_key`` and ``mistaken`` let ``grader.diagnosis`` find a mistake's recorded output. A replay
+    only reads what was recorded: ``records_mistakes`` is stated here, because any other public name is a
+    module (``ref.softmax``) and would read as true.
     """
+
+    records_mistakes = False
 
     def __init__(self, replay: Replay):
         self._replay = replay

@@ -138,7 +138,7 @@ def test_the_release_installs_without_the_solutions(release, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     (wheel,) = (tmp_path / "wheels").glob("attnkit-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "grader/recorded/reference.npz" in names and "grader/recorded/reference.json" in names
+    assert "grader/recorded/reference.bin" in names and "grader/recorded/reference.json" in names
     assert "grader/curriculum.yaml" in names and "quizzes/softmax.yaml" in names
     assert not [n for n in names if n.startswith(("solutions/", "exercises/"))]
     replayed = zipfile.ZipFile(wheel).read("grader/mistakes/attention.py").decode()

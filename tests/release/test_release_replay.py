@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from attnkit.release.record import Recorder, record
-from attnkit.release.replay import MISS, Replay, ReplayMiss, Store, call_key, decode
+from attnkit.release.recording import Store
+from attnkit.release.replay import MISS, Replay, ReplayMiss, call_key, decode
 from attnkit.release.verify import verify
 from grader.checks.marks import check
 from grader.compare import CheckFailed, expect_close
@@ -46,12 +47,12 @@ def test_store_round_trip_through_files(tmp_path):
     k, tree, inputs = recorder.key("ref", "m", "f", (np.zeros(2),), {})
     recorder.add(k, tree, inputs, {"kind": "value", "value": recorder.node(values)})
     store = store_of(recorder, tmp_path)
-    got = decode(store.index["calls"][k]["result"]["value"], store.fetch)
+    got = decode(store.calls("m")[k]["result"]["value"], store.fetch)
     assert got[0].dtype == np.float32 and np.array_equal(got[0], values[0])
     assert got[1] == [None, 1.5, -np.inf, "s", True] and type(got[2]) is np.float64 and got[2] == 2.5
     assert np.array_equal(got[3]["k"], np.arange(3))
     got[0][0, 0] = 7  # a fresh copy each time: the recording cannot be changed by a check
-    assert decode(store.index["calls"][k]["result"]["value"], store.fetch)[0][0, 0] == 1
+    assert decode(store.calls("m")[k]["result"]["value"], store.fetch)[0][0, 0] == 1
 
 
 def test_near_matches_only_when_not_strict(tmp_path):
@@ -127,3 +128,48 @@ def test_replayed_mistakes_diagnose_like_the_real_ones(tmp_path):
         Session(replay.reference()).ref.softmax.softmax(x + 1.0, axis=0)
 
 
+
+
+def test_a_replayed_reference_reads_mistakes_only_to_diagnose(tmp_path, monkeypatch):
+    """The replay answers ``ref`` calls; a mistake's recorded output is read only when a comparison fails.
+    (``ref.records_mistakes`` once read as a module of that name, which is true: every reference call of a
+    passing check then decoded every mistake's output, a third of the release's check time.)"""
+    recorder, _ = record(lambda e: in_process(SOLUTIONS, e), reference(), [spec(softmax_over_columns)])
+    replay = Replay(store_of(recorder, tmp_path))
+    read: list[str] = []
+    real_mistaken = Replay.mistaken
+    monkeypatch.setattr(Replay, "mistaken", lambda self, mistake_id, key: read.append(mistake_id)
+                        or real_mistaken(self, mistake_id, key))
+    assert replay.reference().records_mistakes is False
+    x = np.random.default_rng(seed_for("softmax", "softmax_over_columns")).standard_normal((3, 4))
+    session = Session(replay.reference())
+    session.ref.softmax.softmax(x, axis=0)
+    assert read == []
+    got = mistaken_reference(softmax_mistakes.WRONG_AXIS.id)["softmax"].softmax(x, axis=0)
+    assert session.diagnose(CheckFailed("m", got=got, expected=session.calls[0].result)) == softmax_mistakes.WRONG_AXIS
+    assert read  # the diagnosis read the recorded outputs it compared with
+
+
+def test_the_arrays_file_is_read_once_and_only_when_needed(tmp_path, monkeypatch):
+    """A module's index is read at its first lookup, the arrays' file at the first array: checking one
+    exercise reads what its checks ask for."""
+    recorder = Recorder()
+    for module, value in (("softmax", np.arange(6.0).reshape(2, 3)), ("masking", np.ones(3, np.float32))):
+        k, tree, inputs = recorder.key("ref", module, "f", (np.zeros(2),), {})
+        recorder.add(k, tree, inputs, {"kind": "value", "value": recorder.node(value)})
+    Store.write(tmp_path, recorder.index(), recorder.arrays)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reference-masking.json", "reference-softmax.json",
+                                                          "reference.bin", "reference.json"]
+    opened: list[str] = []
+    path = type(tmp_path)
+    real_bytes, real_text = path.read_bytes, path.read_text
+    monkeypatch.setattr(path, "read_bytes", lambda self: opened.append(self.name) or real_bytes(self))
+    monkeypatch.setattr(path, "read_text", lambda self, **kw: opened.append(self.name) or real_text(self, **kw))
+    store = Store.load(tmp_path)
+    assert opened == ["reference.json"]
+    (entry,) = store.calls("softmax").values()
+    assert opened == ["reference.json", "reference-softmax.json"]
+    fetched = decode(entry["result"]["value"], store.fetch)
+    assert fetched.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and fetched.flags.writeable
+    assert opened == ["reference.json", "reference-softmax.json", "reference.bin"]
+    assert store.calls("gqa") == {}

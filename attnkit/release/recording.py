@@ -1,0 +1,165 @@
+"""The files of a recorded reference: one small index, one index per reference module, one file of arrays.
+
+    grader/recorded/reference.json            format, numpy version, the functions recorded, the modules
+    grader/recorded/reference-<module>.json   that module's calls (key -> arguments and result as JSON
+                                              trees) and the arrays they name: digest -> dtype, shape, offset
+    grader/recorded/reference.bin             the arrays' raw C-order bytes, one after another (8-byte aligned)
+
+A check of one exercise asks ``ref`` for a few modules, so a student who checks ``softmax`` reads the
+small index, ``reference-softmax.json`` and the bytes of the arrays it names; a module's index is read
+the first time one of its calls is looked up, the arrays' file the first time an array is needed. An
+array is read with ``np.frombuffer`` at its offset: no per-array header to parse, no zip directory, and
+nothing but numbers in the file (never a pickle). Writing is deterministic: the same recording gives the
+same bytes.
+
+A mistake's recorded output belongs to the module of the reference call it was recorded for.
+
+Self-contained (numpy and the standard library): the release copies it to ``grader/recording.py``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+FORMAT = 2
+INDEX_NAME, ARRAYS_NAME = "reference.json", "reference.bin"
+ALIGN = 8
+
+
+def module_file(module: str) -> str:
+    if not module.isidentifier():
+        raise ValueError(f"recorded module name {module!r} is not a Python identifier")
+    return f"reference-{module}.json"
+
+
+class Store:
+    """The calls and arrays of one recording, read as they are needed."""
+
+    def __init__(self, meta: dict, read_module: Callable[[str], dict], read_array: Callable[[str], np.ndarray]):
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"recorded reference format {meta.get('format')!r}; this grader reads format {FORMAT}")
+        self.meta = meta
+        self._read_module, self._read_array = read_module, read_array
+        self._modules: dict[str, dict] = {}
+        self._arrays: dict[str, np.ndarray] = {}
+
+    @classmethod
+    def load(cls, folder: Path) -> "Store":
+        """The recording in ``folder``."""
+        folder = Path(folder)
+        meta = json.loads((folder / INDEX_NAME).read_text(encoding="utf-8"))
+        known = set(meta.get("modules", ()))
+        table: dict[str, list] = {}
+        blob: list[bytes] = []
+
+        def read_module(module: str) -> dict:
+            if module not in known:
+                return {}
+            part = json.loads((folder / module_file(module)).read_text(encoding="utf-8"))
+            table.update(part["arrays"])
+            return part["calls"]
+
+        def read_array(digest: str) -> np.ndarray:
+            if not blob:
+                blob.append((folder / ARRAYS_NAME).read_bytes())
+            dtype, shape, offset = table[digest]
+            dtype = np.dtype(dtype)
+            if dtype.hasobject:
+                raise ValueError(f"recorded array {digest} has an object dtype")
+            count = int(np.prod(shape, dtype=np.int64))
+            return np.frombuffer(blob[0], dtype=dtype, count=count, offset=offset).reshape(shape)
+
+        return cls(meta, read_module, read_array)
+
+    @classmethod
+    def in_memory(cls, index: dict, arrays: dict) -> "Store":
+        """A recording still in memory (``Recorder.index()`` and its arrays), as the build verifies it."""
+        grouped = by_module(index["calls"])
+        meta = {k: v for k, v in index.items() if k != "calls"}
+        return cls(meta, lambda module: grouped.get(module, {}), arrays.__getitem__)
+
+    def calls(self, module: str) -> dict:
+        """``{key: entry}`` of the calls recorded for ``module`` (and its mistakes' outputs)."""
+        if module not in self._modules:
+            self._modules[module] = self._read_module(module)
+        return self._modules[module]
+
+    def fetch(self, digest: str) -> np.ndarray:
+        """A fresh, writable copy of one recorded array."""
+        if digest not in self._arrays:
+            self._arrays[digest] = np.asarray(self._read_array(digest))
+        return self._arrays[digest].copy()
+
+    @staticmethod
+    def write(folder: Path, index: dict, arrays: dict) -> None:
+        """Write ``index`` (``Recorder.index()``) and ``arrays`` into ``folder``, each file atomically."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        blob, table = pack(arrays)
+        grouped = by_module(index["calls"])
+        meta = dict({k: v for k, v in index.items() if k != "calls"}, modules=sorted(grouped))
+        files = {ARRAYS_NAME: blob, INDEX_NAME: dump(meta)}
+        for module, calls in grouped.items():
+            named = sorted({digest for entry in calls.values()
+                            for digest in digests([entry["result"], entry["args"] if entry["near"] else []])})
+            files[module_file(module)] = dump({"calls": calls, "arrays": {d: table[d] for d in named}})
+        for name, data in files.items():
+            _write_atomically(folder / name, data)
+
+
+def by_module(calls: dict) -> dict[str, dict]:
+    grouped: dict[str, dict] = {}
+    for key, entry in calls.items():
+        grouped.setdefault(entry["module"], {})[key] = entry
+    return grouped
+
+
+def digests(node: Any) -> Iterator[str]:
+    """Every array digest named in a JSON tree of recorded values (a result, the arguments of a near call)."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if item.get("t") in ("array", "scalar"):
+                yield item["h"]
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def pack(arrays: dict) -> tuple[bytes, dict]:
+    """The arrays' C-order bytes one after another, in digest order, each at a multiple of :data:`ALIGN`;
+    and the table ``{digest: [dtype, shape, offset]}`` that finds them again."""
+    parts, table, offset = [], {}, 0
+    for digest in sorted(arrays):
+        array = np.asarray(arrays[digest])
+        if array.dtype.hasobject:
+            raise ValueError("an object array cannot be recorded")
+        padding = -offset % ALIGN
+        parts.append(b"\0" * padding)
+        offset += padding
+        table[digest] = [array.dtype.str, list(array.shape), offset]
+        parts.append(array.tobytes(order="C"))
+        offset += array.nbytes
+    return b"".join(parts), table
+
+
+def dump(tree: dict) -> bytes:
+    return json.dumps(tree, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
