@@ -14,6 +14,7 @@ from .model import TOPICS, plural
 
 USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [--answers FILE] [--bank FILE]
        attnkit quiz --exercise NAME
+       attnkit quiz --stats
        attnkit quiz --import-feedback FILE
        attnkit quiz validate [FILES ...]
        attnkit quiz export --format {gift,moodle-xml,markdown,qti} [--variants K] -o OUT"""
@@ -25,14 +26,16 @@ _positive = whole_number(1)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Session options on ``parser``; ``validate`` and ``export`` as sub-verbs (made with the parser's class)."""
     parser.usage = USAGE
-    parser.description = ("Self-study quiz on self-attention, with spaced repetition (Leitner boxes). "
-                          "Subcommands: validate, export.")
+    parser.description = ("Self-study quiz on self-attention, with spaced repetition (FSRS when the fsrs package "
+                          "is installed, else Leitner boxes). Subcommands: validate, export.")
     parser.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T",
                         help=f"only this topic (repeatable): {', '.join(TOPICS)}")
     parser.add_argument("-n", type=_positive, default=10, metavar="N", help="number of questions (default 10)")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="same seed, same questions and order")
     parser.add_argument("--review", action="store_true", help="ask the questions that are due for review")
     parser.add_argument("--exam", action="store_true", help="explanations only at the end")
+    parser.add_argument("--stats", action="store_true",
+                        help="show your retention and the reviews due in the coming days, then exit")
     parser.add_argument("--answers", metavar="FILE", help="read answers from FILE, one per line ('-' = stdin)")
     parser.add_argument("--bank", action="append", default=[], metavar="FILE",
                         help="use this bank file instead of the shipped banks (repeatable)")
@@ -119,6 +122,19 @@ def _import_feedback(args, out, err, clock) -> int:
     return 0
 
 
+def _stats(out, clock) -> int:
+    from attnkit.userdata import course
+
+    from .progress import Progress, now_utc
+    from .stats import compute, render
+
+    progress = Progress.load()
+    if progress.notice:
+        print(f"note: {progress.notice}", file=out)
+    print(render(compute(progress, (clock or now_utc)()), course().label), file=out)
+    return 0
+
+
 def _session(args, stdin, out, err, clock) -> int:
     from .progress import Progress, now_utc
     from .session import LineSource, Session, Settings
@@ -160,6 +176,8 @@ def run(args, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
             return _export(args, out, err)
         if args.import_feedback:
             return _import_feedback(args, out, err, clock)
+        if args.stats:
+            return _stats(out, clock)
         return _session(args, stdin, out, err, clock)
     except KeyboardInterrupt:
         print("\ninterrupted", file=err)
