@@ -67,7 +67,8 @@ def state_file(name: str, which: Course | None = None) -> tuple[Path, str | None
         os.replace(legacy, path)
     except OSError:
         return path, None
-    return path, f"{legacy} (kept before state was kept per course) now belongs to {which.label}: moved to {path}"
+    return path, (f"{legacy}, from before attnkit kept state per course, was moved to this course "
+                  f"({which.label}): {path}")
 
 
 def prepare(path: Path, which: Course | None = None) -> None:

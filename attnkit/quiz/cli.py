@@ -129,9 +129,11 @@ def _stats(out, clock) -> int:
     from .stats import compute, render
 
     progress = Progress.load()
-    if progress.notice:
-        print(f"note: {progress.notice}", file=out)
-    print(render(compute(progress, (clock or now_utc)()), course().label), file=out)
+    text = render(compute(progress, (clock or now_utc)()), course().label)
+    try:
+        print(f"note: {progress.notice}\n{text}" if progress.notice else text, file=out)
+    except BrokenPipeError:  # `attnkit quiz --stats | head`
+        return 141
     return 0
 
 

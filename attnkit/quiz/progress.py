@@ -140,6 +140,11 @@ class Progress:
         return progress
 
     def _set_aside(self, why: str) -> Path:
+        """A copy of the file as it is (one per content: loading the same damaged file again copies nothing)."""
+        data = self.path.read_bytes()
+        for earlier in sorted(self.path.parent.glob(f"{self.path.name}.{why}-*"))[-20:]:
+            if earlier.read_bytes() == data:
+                return earlier
         backup = self.path.with_name(f"{self.path.name}.{why}-{now_utc().strftime('%Y%m%dT%H%M%SZ')}")
         shutil.copy2(self.path, backup)
         return backup
@@ -177,14 +182,15 @@ class Progress:
         seeded = 0
         if self._fsrs is not None:
             for qid, card in self.cards.items():
-                if card.reviews and card.fsrs is None:
+                if card.reviews and card.box > 1 and card.fsrs is None:
                     last = parse(card.last) if card.last else None
                     card.fsrs = self._fsrs.seed(qid, card.box, card.due_at(), last).to_dict()
                     seeded += 1
         backup = self.path.with_name(f"{self.path.name}.v1")
         if not backup.exists():
             shutil.copy2(self.path, backup)
-        how = f"FSRS state from their Leitner boxes ({seeded} reviewed)" if self._fsrs else "Leitner boxes"
+        how = (f"an FSRS memory state from the Leitner box for the {seeded} last answered right" if self._fsrs
+               else "Leitner boxes")
         self.notice = (f"quiz progress upgraded: {len(self.cards)} questions keep their due dates, answer counts "
                        f"and boxes, with {how}; the file as it was is kept as {backup.name}")
 
@@ -226,11 +232,13 @@ class Progress:
         return self._fsrs.seed(qid, card.box if card.reviews else 1, due, last)
 
     def recall(self, qid: str, when: datetime) -> float | None:
-        """FSRS's chance that ``qid`` is recalled at ``when`` (None without FSRS or before its first review)."""
+        """FSRS's chance that ``qid`` is recalled at ``when``, for a question FSRS holds as learned (in its review
+        state, not new or being relearned after a wrong answer); None otherwise, and without FSRS."""
         card = self.cards.get(qid)
         if self._fsrs is None or card is None or card.fsrs is None:
             return None
-        return self._fsrs.recall(self._fsrs.load(card.fsrs), when)
+        state = self._fsrs.load(card.fsrs)
+        return self._fsrs.recall(state, when) if state.state == self._fsrs.fsrs.State.Review else None
 
     def queue(self, reasons: dict[str, str], when: datetime) -> int:
         """Make each question of ``reasons`` (id -> mistake id) due at ``when`` (box 1); return how many."""

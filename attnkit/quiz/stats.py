@@ -21,7 +21,7 @@ class Stats:
     sessions: int
     retained: int            # right answers to questions answered before, in the window
     revisited: int           # answers to questions answered before, in the window
-    recall: float | None     # FSRS's mean chance of recalling the reviewed questions now (None without FSRS)
+    recall: float | None     # FSRS's mean chance of recalling the learned questions now (None: no such question)
     recall_over: int         # how many questions that mean is over
     due_now: int
     due_by_day: tuple[tuple[date, int], ...]  # later today, then each of the next DAYS_AHEAD days
@@ -33,7 +33,7 @@ def compute(progress: Progress, now: datetime, zone: tzinfo | None = None) -> St
     since = now - timedelta(days=WINDOW_DAYS)
     retained = revisited = answers = 0
     for card in progress.cards.values():
-        answers += len(card.history)
+        answers += card.reviews
         for index, review in enumerate(card.history):
             if (index or card.reviews > len(card.history)) and parse(review.at) >= since:
                 revisited += 1
@@ -71,8 +71,8 @@ def render(stats: Stats, where: str) -> str:
     else:
         lines.append(f"  Retention: no question answered a second time in the last {WINDOW_DAYS} days yet")
     if stats.recall is not None:
-        lines.append(f"  FSRS expects you to recall {round(100 * stats.recall)}% of the "
-                     f"{plural(stats.recall_over, 'question')} you have reviewed, today")
+        lines.append(f"  FSRS estimates that you would recall {round(100 * stats.recall)}% of the "
+                     f"{plural(stats.recall_over, 'question')} you have learned, today")
     lines.append("  Reviews due:")
     lines.append(f"    {'now':<12} {stats.due_now}")
     for index, (day, count) in enumerate(stats.due_by_day):
