@@ -105,15 +105,18 @@ def _import_feedback(args, out, err, clock) -> int:
     from .progress import note_mistakes, now_utc
     from .validate import mistake_ids
 
+    notes: list[str] = []
     try:
         found = read(Path(args.import_feedback), mistake_ids())
-        queued = note_mistakes(found, when=(clock or now_utc)())
+        queued = note_mistakes(found, when=(clock or now_utc)(), notes=notes)
     except FeedbackError as error:
         print(f"attnkit quiz --import-feedback: {error}", file=err)
         return 1
     except OSError as error:
         print(f"attnkit quiz: cannot save progress: {error}. Set ATTNKIT_HOME to a writable folder.", file=err)
         return 1
+    for note in notes:
+        print(f"note: {note}", file=out)
     if not found:
         print(f"{args.import_feedback}: no classic mistake was diagnosed; nothing to review.", file=out)
     else:

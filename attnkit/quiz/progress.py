@@ -278,12 +278,13 @@ def questions_about(ids, bank=None) -> dict[str, str]:
     return found
 
 
-def note_mistakes(ids, *, path: Path | None = None, when: datetime | None = None) -> int:
+def note_mistakes(ids, *, path: Path | None = None, when: datetime | None = None, notes: list | None = None) -> int:
     """Queue for the next ``attnkit quiz --review`` every question about one of ``ids`` (mistake ids that
     ``attnkit check`` or ``attnkit grade`` diagnosed); return how many questions were queued.
 
     Called by ``attnkit check``: a broken bank queues nothing (``attnkit quiz validate`` reports it), an
-    unreadable progress file is set aside as in :meth:`Progress.load`; OSError when it cannot be written.
+    unreadable progress file is set aside as in :meth:`Progress.load` (what happened to the file is appended
+    to ``notes``); OSError when it cannot be written.
     """
     from .bank import BankError
 
@@ -297,6 +298,8 @@ def note_mistakes(ids, *, path: Path | None = None, when: datetime | None = None
     if not reasons:
         return 0
     progress = Progress.load(path)
+    if progress.notice and notes is not None:
+        notes.append(progress.notice)
     count = progress.queue(reasons, when or now_utc())
     progress.save()
     return count
