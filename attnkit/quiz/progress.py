@@ -214,8 +214,8 @@ class Progress:
             state = self._fsrs_card(qid, card)
             state = self._fsrs.review(state, rating, when)
             card.fsrs, card.due = state.to_dict(), iso(state.due)
-        else:
-            card.due = iso(when + timedelta(days=LEITNER_DAYS[card.box]))
+        else:  # FSRS's state no longer describes the card: rebuilt from the history when FSRS is back
+            card.fsrs, card.due = None, iso(when + timedelta(days=LEITNER_DAYS[card.box]))
         card.reviews += 1
         card.why = ""
         card.last = iso(when)
@@ -227,6 +227,8 @@ class Progress:
     def _fsrs_card(self, qid: str, card: Card):
         if card.fsrs is not None:
             return self._fsrs.load(card.fsrs)
+        if card.reviews and len(card.history) == card.reviews:
+            return self._fsrs.replay(qid, [(parse(review.at), review.rating) for review in card.history])
         last = parse(card.last) if card.last else None
         due = card.due_at() if card.due else now_utc()
         return self._fsrs.seed(qid, card.box if card.reviews else 1, due, last)

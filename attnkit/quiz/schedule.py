@@ -4,8 +4,9 @@ Every answer is a review with a rating: a wrong answer is Again; a right one is 
 fast (:func:`rate`). FSRS turns the rating into a memory state (stability, difficulty) and its own due
 date. Without ``fsrs`` the quiz falls back on five Leitner boxes (right: up one box, wrong: back to box 1;
 box 1 due at once, then 1, 3, 7 and 21 days). Each card keeps its Leitner box under FSRS too, so switching
-either way keeps every question's place; a card that has no FSRS state yet (progress from the Leitner
-days, or written without ``fsrs``) starts from its box (:meth:`Fsrs.seed`).
+either way keeps every question's place. A card answered without FSRS gets its FSRS state back by replaying
+its recorded reviews (:meth:`Fsrs.replay`), or, when its history is not complete (progress from the Leitner
+days), from its box (:meth:`Fsrs.seed`).
 """
 from __future__ import annotations
 
@@ -101,6 +102,14 @@ class Fsrs:
                                                 utc(due))[0].difficulty
         return module.Card(card_id=self.card_id(qid), state=module.State.Review, step=None, stability=float(days),
                            difficulty=difficulty, due=utc(due), last_review=utc(last or due - timedelta(days=days)))
+
+    def replay(self, qid: str, reviews):
+        """The FSRS card of a question whose every review is known (``reviews``: (time, rating), oldest first),
+        as if FSRS had scheduled it all along."""
+        card = self.fsrs.Card(card_id=self.card_id(qid), due=utc(reviews[0][0]))
+        for when, rating in reviews:
+            card = self.review(card, rating, when)
+        return card
 
     def load(self, data: dict):
         """An FSRS card from its stored form (ValueError, KeyError or TypeError when it is not one)."""

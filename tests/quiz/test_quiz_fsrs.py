@@ -86,7 +86,13 @@ def test_switching_schedulers_keeps_every_question_in_place(monkeypatch):
     progress = Progress.load()  # fsrs installed again
     assert progress.kind == Kind.FSRS and progress.cards["a"].due_at() == T0 + timedelta(days=4)
     card = progress.record("a", Rating.GOOD, T0 + timedelta(days=4))
-    assert card.fsrs["state"] == 2 and card.fsrs["stability"] > 3  # seeded from box 3: a 3-day memory, then kept
+    import fsrs  # the whole history is known: FSRS's state is as if it had scheduled every answer
+
+    expected = fsrs.Card(card_id=1, due=T0)
+    for when in (T0, T0 + timedelta(days=1), T0 + timedelta(days=4)):
+        expected, _ = fsrs_scheduler().review_card(expected, fsrs.Rating.Good, when)
+    assert card.fsrs["stability"] == pytest.approx(expected.stability)
+    assert card.due_at() == expected.due.replace(microsecond=0)
     progress.save()
     with monkeypatch.context() as patch:
         patch.setitem(sys.modules, "fsrs", None)
@@ -94,6 +100,7 @@ def test_switching_schedulers_keeps_every_question_in_place(monkeypatch):
         progress = Progress.load()
         assert progress.kind == Kind.LEITNER and progress.cards["a"].box == 4
         assert progress.cards["a"].due_at() == card.due_at()  # FSRS's date stands until the next answer
+        assert progress.record("a", True, T0 + timedelta(days=30)).fsrs is None
     schedule.fsrs_module.cache_clear()
 
 
