@@ -89,6 +89,10 @@ class Card:
             raise ValueError("its FSRS state is not a mapping")
         if card.box not in LEITNER_DAYS:
             raise ValueError(f"box {card.box}")
+        if not all(isinstance(count, int) and count >= 0 for count in (card.reviews, card.lapses)):
+            raise ValueError(f"answer counts {card.reviews!r} and {card.lapses!r}")
+        if not isinstance(card.why, str):
+            raise ValueError(f"mistake {card.why!r}")
         card.due_at()
         if card.last:
             parse(card.last)

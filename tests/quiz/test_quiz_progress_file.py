@@ -97,11 +97,13 @@ def test_one_damaged_card_costs_only_that_card_and_the_file_is_kept(home, monkey
     data = json.loads(json.dumps(FIRST_FORMAT))
     data["cards"]["mini-numeric"]["box"] = 9
     data["cards"]["mini-short"]["due"] = "next tuesday"
+    data["cards"]["mini-multiple"] = dict(data["cards"]["mini-single"], reviews="four")
     original = write_legacy(home, data)
     progress = Progress.load()
     assert set(progress.cards) == {"mini-single"}
     assert "question 'mini-numeric' is unreadable (box 9)" in progress.notice
     assert "question 'mini-short' is unreadable" in progress.notice
+    assert "question 'mini-multiple' is unreadable (answer counts 'four' and 1)" in progress.notice
     assert "the others keep their progress" in progress.notice
     monkeypatch.setattr("attnkit.quiz.progress.now_utc", lambda: T0 + timedelta(hours=1))
     assert "unreadable" in Progress.load().notice  # loading again an hour later: the same copy, not a second one
