@@ -125,25 +125,6 @@ def _import_feedback(args, out, err, clock) -> int:
     return 0
 
 
-def _stats(out, err, clock) -> int:
-    from attnkit.userdata import course
-
-    from .progress import Progress, now_utc
-    from .stats import compute, render
-
-    try:
-        progress = Progress.load()
-    except OSError as error:  # a damaged file that could not be copied aside
-        print(f"attnkit quiz: cannot read progress: {error}. Set ATTNKIT_HOME to a writable folder.", file=err)
-        return 1
-    text = render(compute(progress, (clock or now_utc)()), course().label)
-    try:
-        print(f"note: {progress.notice}\n{text}" if progress.notice else text, file=out)
-    except BrokenPipeError:  # `attnkit quiz --stats | head`
-        return 141
-    return 0
-
-
 def _session(args, stdin, out, err, clock) -> int:
     from .progress import Progress, now_utc
     from .session import LineSource, Session, Settings
@@ -186,7 +167,9 @@ def run(args, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
         if args.import_feedback:
             return _import_feedback(args, out, err, clock)
         if args.stats:
-            return _stats(out, err, clock)
+            from .stats import show
+
+            return show(out, err, clock)
         return _session(args, stdin, out, err, clock)
     except KeyboardInterrupt:
         print("\ninterrupted", file=err)

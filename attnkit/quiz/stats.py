@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
 from .model import plural
-from .progress import Progress, parse
+from .progress import Progress, now_utc, parse
 from .schedule import Kind, Rating
 from .session import percent_of
 
@@ -82,3 +82,20 @@ def render(stats: Stats, where: str) -> str:
     if stats.due_now:
         lines.append("  `attnkit quiz --review` asks what is due now.")
     return "\n".join(lines)
+
+
+def show(out, err, clock=None) -> int:
+    """``attnkit quiz --stats``: print the figures of this course's progress; return the exit status."""
+    from attnkit.userdata import course
+
+    try:
+        progress = Progress.load()
+    except OSError as error:  # a damaged file that could not be copied aside
+        print(f"attnkit quiz: cannot read progress: {error}. Set ATTNKIT_HOME to a writable folder.", file=err)
+        return 1
+    text = render(compute(progress, (clock or now_utc)()), course().label)
+    try:
+        print(f"note: {progress.notice}\n{text}" if progress.notice else text, file=out)
+    except BrokenPipeError:  # `attnkit quiz --stats | head`
+        return 141
+    return 0
