@@ -108,12 +108,14 @@ def review_note(mistakes: list[str]) -> str:
     from attnkit.quiz.model import plural
     from attnkit.quiz.progress import note_mistakes
 
+    notes: list[str] = []
     try:
-        queued = note_mistakes(mistakes)
+        queued = note_mistakes(mistakes, notes=notes)
     except OSError as error:  # the check's result stands; only the quiz's reminder is lost
         return f"\n(quiz progress not saved: {error.strerror or error}; set ATTNKIT_HOME to a writable folder)\n"
+    noted = "".join(f"\nnote: {note}" for note in notes)
     if not queued:
-        return ""
+        return noted + "\n" if noted else ""
     about = "this mistake" if len(mistakes) == 1 else "these mistakes"
     verb = "waits" if queued == 1 else "wait"
-    return f"\n{plural(queued, 'quiz question')} about {about} now {verb} in `attnkit quiz --review`.\n"
+    return f"{noted}\n{plural(queued, 'quiz question')} about {about} now {verb} in `attnkit quiz --review`.\n"

@@ -1,7 +1,9 @@
 """``attnkit hint EXERCISE [--task N]``: hints from curriculum.yaml, one more each time you ask.
 
-How many hints were revealed per task is kept in ``hints.json`` under the attnkit home
-(``$ATTNKIT_HOME`` or the platform's user data dir), written atomically.
+How many hints were revealed per task is kept in ``hints.json`` in the course's folder under the attnkit
+home (``$ATTNKIT_HOME`` or the platform's user data dir; one folder per course, see attnkit.userdata), written
+atomically. ``--reset`` starts a task (or, without ``--task``, every task of the exercise) again from hint 1
+and says what it reset.
 """
 from __future__ import annotations
 
@@ -9,8 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from attnkit import atomic
-from attnkit.userdata import home
+from attnkit import atomic, userdata
 
 UNKNOWN = "attnkit hint: {error}"
 NO_TASK = "attnkit hint: exercise {exercise} has tasks {tasks}; there is no task {task}"
@@ -26,7 +27,7 @@ def _load(path: Path) -> dict:
 
 
 def _save(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    userdata.prepare(path)
     atomic.write_text(path, json.dumps(data, indent=1))
 
 
@@ -34,7 +35,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("exercise", metavar="EXERCISE")
     parser.add_argument("--task", type=int, default=None, help="the task number (as in the check output)")
     parser.add_argument("--all", action="store_true", dest="show_all", help="show every hint of the task")
-    parser.add_argument("--reset", action="store_true", help="start again from the first hint")
+    parser.add_argument("--reset", action="store_true",
+                        help="start the task (without --task: every task of the exercise) again from the first hint")
 
 
 def run(args) -> int:
@@ -54,11 +56,15 @@ def main(exercise: str, task: int | None = None, show_all: bool = False, reset: 
     if task is not None and task not in numbers:
         print(NO_TASK.format(exercise=exercise, tasks=numbers, task=task), file=sys.stderr)
         return 2
-    chosen = info.task(task if task is not None else numbers[0])
-    path = home() / "hints.json"
+    path, moved = userdata.state_file("hints.json")
+    if moved:
+        print(f"note: {moved}", file=out)
     state = _load(path)
+    if reset:
+        return _reset(state, path, info, [task] if task is not None else numbers, out)
+    chosen = info.task(task if task is not None else numbers[0])
     key = f"{exercise}/{chosen.number}"
-    shown = len(chosen.hints) if show_all else (0 if reset else min(int(state.get(key, 0)) + 1, len(chosen.hints)))
+    shown = len(chosen.hints) if show_all else min(_count(state.get(key)) + 1, len(chosen.hints))
     print(f"{info.title} - task {chosen.number}: {chosen.name}", file=out)
     for number, text in enumerate(chosen.hints[:shown], start=1):
         print(f"  hint {number}/{len(chosen.hints)}: {text}", file=out)
@@ -71,4 +77,30 @@ def main(exercise: str, task: int | None = None, show_all: bool = False, reset: 
         _save(path, state)
     except OSError:
         pass  # hints still shown; only the progression is not remembered
+    return 0
+
+
+def _count(value) -> int:
+    return value if isinstance(value, int) and value >= 0 else 0
+
+
+def _reset(state: dict, path: Path, info, tasks: list[int], out) -> int:
+    """Forget the hints shown for ``tasks`` of the exercise ``info`` in this course; say what was reset."""
+    where = userdata.course().label
+    seen = {number: _count(state.pop(f"{info.id}/{number}", 0)) for number in tasks}
+    shown = {number: count for number, count in seen.items() if count}
+    if not shown:
+        which = f"task {tasks[0]}" if len(tasks) == 1 else "any task"
+        print(f"attnkit hint: no hint of {info.id} {which} had been shown in {where}; nothing to reset", file=out)
+        return 0
+    try:
+        _save(path, state)
+    except OSError as error:
+        print(f"attnkit hint: could not reset ({error.strerror or error}); set ATTNKIT_HOME to a writable folder",
+              file=sys.stderr)
+        return 1
+    hints = {number: len(info.task(number).hints) for number in shown}
+    parts = ", ".join(f"task {number} ({count} of {hints[number]} hints shown)" for number, count in shown.items())
+    print(f"attnkit hint: reset {info.id} {parts} in {where}; `attnkit hint {info.id}"
+          f"{f' --task {tasks[0]}' if len(tasks) == 1 else ''}` starts again from hint 1", file=out)
     return 0

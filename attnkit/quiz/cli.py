@@ -14,6 +14,7 @@ from .model import TOPICS, plural
 
 USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [--answers FILE] [--bank FILE]
        attnkit quiz --exercise NAME
+       attnkit quiz --stats
        attnkit quiz --import-feedback FILE
        attnkit quiz validate [FILES ...]
        attnkit quiz export --format {gift,moodle-xml,markdown,qti} [--variants K] -o OUT"""
@@ -25,14 +26,16 @@ _positive = whole_number(1)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Session options on ``parser``; ``validate`` and ``export`` as sub-verbs (made with the parser's class)."""
     parser.usage = USAGE
-    parser.description = ("Self-study quiz on self-attention, with spaced repetition (Leitner boxes). "
-                          "Subcommands: validate, export.")
+    parser.description = ("Self-study quiz on self-attention, with spaced repetition (FSRS when the fsrs package "
+                          "is installed, else Leitner boxes). Subcommands: validate, export.")
     parser.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T",
                         help=f"only this topic (repeatable): {', '.join(TOPICS)}")
     parser.add_argument("-n", type=_positive, default=10, metavar="N", help="number of questions (default 10)")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="same seed, same questions and order")
     parser.add_argument("--review", action="store_true", help="ask the questions that are due for review")
     parser.add_argument("--exam", action="store_true", help="explanations only at the end")
+    parser.add_argument("--stats", action="store_true",
+                        help="show your retention and the reviews due in the coming days, then exit")
     parser.add_argument("--answers", metavar="FILE", help="read answers from FILE, one per line ('-' = stdin)")
     parser.add_argument("--bank", action="append", default=[], metavar="FILE",
                         help="use this bank file instead of the shipped banks (repeatable)")
@@ -102,15 +105,18 @@ def _import_feedback(args, out, err, clock) -> int:
     from .progress import note_mistakes, now_utc
     from .validate import mistake_ids
 
+    notes: list[str] = []
     try:
         found = read(Path(args.import_feedback), mistake_ids())
-        queued = note_mistakes(found, when=(clock or now_utc)())
+        queued = note_mistakes(found, when=(clock or now_utc)(), notes=notes)
     except FeedbackError as error:
         print(f"attnkit quiz --import-feedback: {error}", file=err)
         return 1
     except OSError as error:
         print(f"attnkit quiz: cannot save progress: {error}. Set ATTNKIT_HOME to a writable folder.", file=err)
         return 1
+    for note in notes:
+        print(f"note: {note}", file=out)
     if not found:
         print(f"{args.import_feedback}: no classic mistake was diagnosed; nothing to review.", file=out)
     else:
@@ -160,6 +166,10 @@ def run(args, *, stdin=None, stdout=None, stderr=None, clock=None) -> int:
             return _export(args, out, err)
         if args.import_feedback:
             return _import_feedback(args, out, err, clock)
+        if args.stats:
+            from .stats import show
+
+            return show(out, err, clock)
         return _session(args, stdin, out, err, clock)
     except KeyboardInterrupt:
         print("\ninterrupted", file=err)

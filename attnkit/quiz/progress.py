@@ -1,10 +1,12 @@
-"""Spaced repetition with Leitner boxes, kept in a per-user JSON file.
+"""Quiz progress: every question's review state and history, in a per-user, per-course JSON file.
 
-Box 1 is due at once, box 2 after 1 day, box 3 after 3, box 4 after 7, box 5 after 21.
-A right answer moves a question up one box, a wrong one sends it back to box 1. A classic mistake
-diagnosed in the learner's code (:func:`note_mistakes`) sends the questions about it back to box 1, due now.
-The file lives in ``$ATTNKIT_HOME`` (or the platform's user data dir) as ``quiz-progress.json``
-and is rewritten atomically after every answer, so a killed session loses nothing it had saved.
+Each answer is a review with a rating (see :mod:`attnkit.quiz.schedule`); the card keeps its FSRS state
+(when ``fsrs`` is installed), its Leitner box, its due date and its last reviews. A classic mistake
+diagnosed in the learner's code (:func:`note_mistakes`) makes the questions about it due now, first in the
+next review. The file is ``quiz-progress.json`` in the course's folder under ``$ATTNKIT_HOME`` (or the
+platform's user data dir), rewritten atomically after every answer, so a killed session loses nothing it
+had saved. A file in the first format (Leitner boxes only) is upgraded on load, its copy kept beside it;
+an unreadable one is set aside, never overwritten.
 """
 from __future__ import annotations
 
@@ -14,28 +16,50 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from attnkit import atomic
-from attnkit.userdata import home
+from attnkit import atomic, userdata
 
-INTERVALS = {1: timedelta(0), 2: timedelta(days=1), 3: timedelta(days=3), 4: timedelta(days=7), 5: timedelta(days=21)}
+from . import schedule
+from .schedule import LEITNER_DAYS, Kind, Rating
+
 FORMAT = "attnkit-quiz-progress"
+VERSION = 2
 FILENAME = "quiz-progress.json"
+HISTORY = 100    # reviews kept per question (the oldest are dropped first)
+SESSIONS = 200   # session summaries kept
 
 
 def default_path() -> Path:
-    return home() / FILENAME
+    return userdata.state_file(FILENAME)[0]
 
 
 def now_utc() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _iso(moment: datetime) -> str:
+def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _parse(text: str) -> datetime:
+def parse(text: str) -> datetime:
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+
+
+@dataclass
+class Review:
+    at: str
+    rating: Rating
+    seconds: float | None = None  # time to answer when typed live
+
+    def to_json(self) -> dict:
+        return {"at": self.at, "rating": int(self.rating), "seconds": self.seconds}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> "Review":
+        parse(raw["at"])
+        seconds = raw.get("seconds")
+        if seconds is not None and not isinstance(seconds, (int, float)):
+            raise ValueError(f"review seconds {seconds!r} is not a number")
+        return cls(raw["at"], Rating(int(raw["rating"])), seconds)
 
 
 @dataclass
@@ -46,83 +70,187 @@ class Card:
     lapses: int = 0
     last: str = ""
     why: str = ""  # the mistake id that queued this card for review, until it is answered
+    fsrs: dict | None = None  # FSRS's card state (fsrs.Card.to_dict()), once FSRS has scheduled it
+    history: list[Review] = field(default_factory=list)
 
     def due_at(self) -> datetime:
-        return _parse(self.due)
+        return parse(self.due)
+
+    def to_json(self) -> dict:
+        return {"box": self.box, "due": self.due, "reviews": self.reviews, "lapses": self.lapses, "last": self.last,
+                "why": self.why, "fsrs": self.fsrs, "history": [review.to_json() for review in self.history]}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> "Card":
+        raw = dict(raw)
+        history = [Review.from_json(item) for item in raw.pop("history", [])]
+        card = cls(**raw, history=history)
+        if card.fsrs is not None and not isinstance(card.fsrs, dict):
+            raise ValueError("its FSRS state is not a mapping")
+        if card.box not in LEITNER_DAYS:
+            raise ValueError(f"box {card.box}")
+        if not all(isinstance(count, int) and count >= 0 for count in (card.reviews, card.lapses)):
+            raise ValueError(f"answer counts {card.reviews!r} and {card.lapses!r}")
+        if not isinstance(card.why, str):
+            raise ValueError(f"mistake {card.why!r}")
+        card.due_at()
+        if card.last:
+            parse(card.last)
+        return card
 
 
 @dataclass
 class Progress:
-    """Leitner state of every question seen so far, plus a short session log."""
+    """The review state of every question seen so far, plus a short session log."""
 
     path: Path
     cards: dict[str, Card] = field(default_factory=dict)
     sessions: list[dict] = field(default_factory=list)
-    notice: str | None = None  # set when a corrupted file was set aside
+    notice: str | None = None  # what happened to the file on load (moved, upgraded, set aside)
+    kind: Kind = field(default_factory=schedule.kind)
+
+    def __post_init__(self):
+        self._fsrs = schedule.Fsrs() if self.kind == Kind.FSRS else None
 
     @classmethod
     def load(cls, path: Path | None = None) -> "Progress":
-        """Read the progress file; a missing file is a fresh start, a corrupted one is backed up first."""
-        path = Path(path) if path else default_path()
+        """Read the progress file; a missing file is a fresh start, an unreadable one is copied aside first."""
+        moved = None
+        if path is None:
+            path, moved = userdata.state_file(FILENAME)
+        path = Path(path)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return cls(path)
+            return cls(path, notice=moved)
         except OSError as error:
             return cls(path, notice=f"could not read {path} ({error}); starting with empty progress")
+        progress = cls(path)
         try:
-            return cls._from_json(path, json.loads(text))
+            problems = progress._read(json.loads(text))
         except (ValueError, TypeError, KeyError, AttributeError) as error:
-            backup = path.with_name(f"{path.name}.corrupt-{now_utc().strftime('%Y%m%dT%H%M%SZ')}")
-            shutil.copy2(path, backup)
-            return cls(path, notice=(f"progress file {path} is corrupted ({error}); a copy was kept as "
-                                     f"{backup.name}, starting with empty progress"))
+            backup = progress._set_aside("corrupt")
+            return cls(path, notice=(f"progress file {path} is corrupted ({error}); nothing was lost: a copy was "
+                                     f"kept as {backup.name}; starting with empty progress"))
+        notes = [moved] if moved else []
+        if problems:
+            backup = progress._set_aside("corrupt")
+            notes.append(f"progress file {path}: {'; '.join(problems[:5])}{' ...' if len(problems) > 5 else ''}; "
+                         f"those questions start afresh, the others keep their progress; the whole file was "
+                         f"kept as {backup.name}")
+        if progress.notice:
+            notes.append(progress.notice)
+        progress.notice = "\n".join(notes) or None
+        return progress
 
-    @classmethod
-    def _from_json(cls, path: Path, data) -> "Progress":
+    def _set_aside(self, why: str) -> Path:
+        """A copy of the file as it is (one per content: loading the same damaged file again copies nothing)."""
+        data = self.path.read_bytes()
+        for earlier in sorted(self.path.parent.glob(f"{self.path.name}.{why}-*"))[-20:]:
+            if earlier.read_bytes() == data:
+                return earlier
+        backup = self.path.with_name(f"{self.path.name}.{why}-{now_utc().strftime('%Y%m%dT%H%M%SZ')}")
+        shutil.copy2(self.path, backup)
+        return backup
+
+    def _read(self, data) -> list[str]:
+        """Fill in the cards and sessions of ``data``; return the cards that could not be read (ValueError when
+        the file as a whole is not a progress file)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"not an {FORMAT} file")
-        cards = {}
-        for qid, raw in data.get("cards", {}).items():
-            card = Card(**raw)
-            if card.box not in INTERVALS:
-                raise ValueError(f"card {qid!r} has box {card.box}")
-            card.due_at()
-            cards[qid] = card
+        version = data.get("version", 1)
+        if version not in (1, VERSION):
+            raise ValueError(f"format version {version!r}; this attnkit reads versions 1 and {VERSION}")
+        cards = data.get("cards", {})
         sessions = data.get("sessions", [])
-        if not isinstance(sessions, list):
-            raise ValueError("'sessions' is not a list")
-        return cls(path, cards, sessions)
+        if not isinstance(cards, dict) or not isinstance(sessions, list):
+            raise ValueError("'cards' is not a mapping or 'sessions' is not a list")
+        problems = []
+        for qid, raw in cards.items():
+            try:
+                card = Card.from_json(raw)
+                if card.fsrs is not None and self._fsrs is not None:
+                    self._fsrs.load(card.fsrs)
+            except (ValueError, TypeError, KeyError, AttributeError) as error:
+                problems.append(f"question {qid!r} is unreadable ({error})")
+                continue
+            self.cards[qid] = card
+        self.sessions = sessions
+        if version == 1:
+            self._upgrade()
+        return problems
+
+    def _upgrade(self) -> None:
+        """Cards of the first format: with FSRS, each reviewed card gets an FSRS state from its box (its due
+        date, box and answer counts unchanged); the file as it was is kept beside the new one."""
+        seeded = 0
+        if self._fsrs is not None:
+            for qid, card in self.cards.items():
+                if card.reviews and card.box > 1 and card.fsrs is None:
+                    last = parse(card.last) if card.last else None
+                    card.fsrs = self._fsrs.seed(qid, card.box, card.due_at(), last).to_dict()
+                    seeded += 1
+        backup = self.path.with_name(f"{self.path.name}.v1")
+        if not backup.exists():
+            shutil.copy2(self.path, backup)
+        how = (f"an FSRS memory state from the Leitner box for the {seeded} last answered right" if self._fsrs
+               else "Leitner boxes")
+        self.notice = (f"quiz progress upgraded: {len(self.cards)} questions keep their due dates, answer counts "
+                       f"and boxes, with {how}; the file as it was is kept as {backup.name}")
 
     def to_json(self) -> str:
-        cards = {qid: vars(card) for qid, card in sorted(self.cards.items())}
-        return json.dumps({"format": FORMAT, "version": 1, "cards": cards, "sessions": self.sessions[-200:]},
-                          indent=1) + "\n"
+        cards = {qid: card.to_json() for qid, card in sorted(self.cards.items())}
+        return json.dumps({"format": FORMAT, "version": VERSION, "scheduler": self.kind.value, "cards": cards,
+                           "sessions": self.sessions[-SESSIONS:]}, indent=1) + "\n"
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        userdata.prepare(self.path)
         atomic.write_text(self.path, self.to_json())
 
-    def record(self, qid: str, correct: bool, when: datetime) -> Card:
-        """Move ``qid`` between Leitner boxes after an answer at ``when``."""
+    def record(self, qid: str, rating: Rating | bool, when: datetime, seconds: float | None = None) -> Card:
+        """Review ``qid`` at ``when`` with ``rating`` (True/False: right/wrong, typed not live)."""
+        if isinstance(rating, bool):
+            rating = schedule.rate(rating, None, 0)
         card = self.cards.get(qid) or Card()
-        if correct:
-            card.box = min(card.box + 1, max(INTERVALS)) if card.reviews else 2
-        else:
-            card.box = 1
-            card.lapses += 1
+        card.box = schedule.leitner_box(card.box, rating, bool(card.reviews))
+        card.lapses += rating == Rating.AGAIN
+        if self._fsrs is not None:
+            state = self._fsrs_card(qid, card)
+            state = self._fsrs.review(state, rating, when)
+            card.fsrs, card.due = state.to_dict(), iso(state.due)
+        else:  # FSRS's state no longer describes the card: rebuilt from the history when FSRS is back
+            card.fsrs, card.due = None, iso(when + timedelta(days=LEITNER_DAYS[card.box]))
         card.reviews += 1
         card.why = ""
-        card.last = _iso(when)
-        card.due = _iso(when + INTERVALS[card.box])
+        card.last = iso(when)
+        card.history = (card.history + [Review(card.last, rating, None if seconds is None else round(seconds, 1))])
+        card.history = card.history[-HISTORY:]
         self.cards[qid] = card
         return card
 
+    def _fsrs_card(self, qid: str, card: Card):
+        if card.fsrs is not None:
+            return self._fsrs.load(card.fsrs)
+        if card.reviews and len(card.history) == card.reviews:
+            return self._fsrs.replay(qid, [(parse(review.at), review.rating) for review in card.history])
+        last = parse(card.last) if card.last else None
+        due = card.due_at() if card.due else now_utc()
+        return self._fsrs.seed(qid, card.box if card.reviews else 1, due, last)
+
+    def recall(self, qid: str, when: datetime) -> float | None:
+        """FSRS's chance that ``qid`` is recalled at ``when``, for a question FSRS holds as learned (in its review
+        state, not new or being relearned after a wrong answer); None otherwise, and without FSRS."""
+        card = self.cards.get(qid)
+        if self._fsrs is None or card is None or card.fsrs is None:
+            return None
+        state = self._fsrs.load(card.fsrs)
+        return self._fsrs.recall(state, when) if state.state == self._fsrs.fsrs.State.Review else None
+
     def queue(self, reasons: dict[str, str], when: datetime) -> int:
-        """Make each question of ``reasons`` (id -> mistake id) due at ``when`` in box 1; return how many."""
+        """Make each question of ``reasons`` (id -> mistake id) due at ``when`` (box 1); return how many."""
         for qid, why in reasons.items():
             card = self.cards.get(qid) or Card()
-            card.box, card.due, card.why = 1, _iso(when), why
+            card.box, card.due, card.why = 1, iso(when), why
             self.cards[qid] = card
         return len(reasons)
 
@@ -156,12 +284,13 @@ def questions_about(ids, bank=None) -> dict[str, str]:
     return found
 
 
-def note_mistakes(ids, *, path: Path | None = None, when: datetime | None = None) -> int:
+def note_mistakes(ids, *, path: Path | None = None, when: datetime | None = None, notes: list | None = None) -> int:
     """Queue for the next ``attnkit quiz --review`` every question about one of ``ids`` (mistake ids that
     ``attnkit check`` or ``attnkit grade`` diagnosed); return how many questions were queued.
 
     Called by ``attnkit check``: a broken bank queues nothing (``attnkit quiz validate`` reports it), an
-    unreadable progress file is set aside as in :meth:`Progress.load`; OSError when it cannot be written.
+    unreadable progress file is set aside as in :meth:`Progress.load` (what happened to the file is appended
+    to ``notes``); OSError when it cannot be written.
     """
     from .bank import BankError
 
@@ -175,6 +304,8 @@ def note_mistakes(ids, *, path: Path | None = None, when: datetime | None = None
     if not reasons:
         return 0
     progress = Progress.load(path)
+    if progress.notice and notes is not None:
+        notes.append(progress.notice)
     count = progress.queue(reasons, when or now_utc())
     progress.save()
     return count

@@ -5,6 +5,7 @@ import random
 import secrets
 import sys
 import textwrap
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,6 +16,7 @@ from .bank import Bank
 from .grading import Asked, BadAnswer, instantiate, mark, present, variant_seed
 from .model import TOPICS, TYPE_LABELS, plural
 from .progress import Progress
+from .schedule import Rating, rate
 
 WIDTH = 80
 HINTS = {
@@ -42,6 +44,7 @@ class Result:
     asked: Asked
     given: str
     correct: bool
+    rating: Rating
 
 
 class LineSource:
@@ -83,6 +86,11 @@ def missed_choices(asked: Asked, given: str) -> str:
     return f"Answer: {question.answer_text()}"
 
 
+def percent_of(part: int, whole: int) -> int:
+    """``part`` of ``whole`` in whole percent, rounded half up (7 of 9 is 78)."""
+    return (200 * part + whole) // (2 * whole)
+
+
 def _wrap(text: str, indent: str = "  ") -> str:
     lines = []
     for raw in text.splitlines() or [""]:
@@ -98,9 +106,10 @@ def _wrap(text: str, indent: str = "  ") -> str:
 
 class Session:
     def __init__(self, bank: Bank, settings: Settings, progress: Progress, source: LineSource, out,
-                 clock: Callable[[], datetime]):
+                 clock: Callable[[], datetime], timer: Callable[[], float] = time.monotonic):
+        """``clock`` gives the time of each review; ``timer`` (seconds) measures how fast a live answer came."""
         self.bank, self.settings, self.progress = bank, settings, progress
-        self.source, self.out, self.clock = source, out, clock
+        self.source, self.out, self.clock, self.timer = source, out, clock, timer
         self.seed = settings.seed if settings.seed is not None else secrets.randbelow(10**6)
         self.results: list[Result] = []
 
@@ -169,6 +178,7 @@ class Session:
         for number, option in enumerate(asked.options, 1):
             self.say(_wrap(f"{number}) {option}", "    "))
         self.say(f"  ({HINTS[concrete.type]})")
+        started = self.timer()
         while True:
             text = self.source.ask("answer> ")
             try:
@@ -180,8 +190,11 @@ class Session:
                     correct, given = False, text
                     break
                 self.say(f"  ? {error}")
-        self.results.append(Result(asked, given, correct))
-        self.progress.record(question.id, correct, self.clock())
+        seconds = None if self.source.echo else self.timer() - started  # answers from a file or pipe: not timed
+        words = len(concrete.prompt.split()) + sum(len(str(option).split()) for option in asked.options)
+        rating = rate(correct, seconds, words)
+        self.results.append(Result(asked, given, correct, rating))
+        self.progress.record(question.id, rating, self.clock(), seconds)
         self.progress.save()
         if self.settings.exam:
             self.say("  (answer recorded)")
@@ -191,7 +204,7 @@ class Session:
     def _feedback(self, result: Result, indent: str = "  ") -> None:
         question = result.asked.question
         if result.correct:
-            self.say(f"{indent}Right.")
+            self.say(f"{indent}Right{' (and fast: rated easy)' if result.rating == Rating.EASY else ''}.")
         else:
             self.say(_wrap(f"Wrong. {missed_choices(result.asked, result.given)}", indent))
         self.say(_wrap(f"Why: {question.explanation}", indent))
@@ -205,7 +218,7 @@ class Session:
                 self._feedback(result)
         right = sum(result.correct for result in self.results)
         asked = len(self.results)
-        percent = f" ({100 * right // asked}%)" if asked else ""
+        percent = f" ({percent_of(right, asked)}%)" if asked else ""
         self.say(f"\nScore: {right}/{asked}{percent}")
         per_topic: OrderedDict[str, list[int]] = OrderedDict((t, [0, 0]) for t in TOPICS)
         for result in self.results:
@@ -220,8 +233,7 @@ class Session:
             self.say(f"Missed ({len(missed)}):")
             for result in missed:
                 question = result.asked.question
-                first = question.prompt.splitlines()[0]
-                self.say(_wrap(f"- {question.id}: {first}", "  "))
+                self.say(_wrap(f"- {question.id}: {question.prompt.strip()}".replace("\n", "\n  "), "  "))
         self.progress.sessions.append({"at": self.clock().strftime("%Y-%m-%dT%H:%M:%SZ"), "seed": self.seed,
                                        "asked": asked, "right": right, "stopped": stopped or "",
                                        "review": self.settings.review})

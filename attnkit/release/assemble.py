@@ -6,13 +6,16 @@ the release (check, hint, quiz, the README's table) follows the subset.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.metadata
+import json
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from attnkit.userdata import COURSE_FILE, COURSE_FORMAT
 from grader import curriculum, mistakes
 from grader.runner import discover
 
@@ -64,6 +67,7 @@ def assemble(tree: Path, sources: Sources, exercises: tuple[str, ...] | None = N
     verbs = tuple(p.name for p in (tree / "attnkit").iterdir() if (p / "__init__.py").is_file())
     (tree / "README.md").write_text(generate.readme(per_exercise, len(hidden), hidden_points, verbs), encoding="utf-8")
     size = sum(p.stat().st_size for p in (tree / "grader" / "recorded").iterdir())
+    write_course_id(tree)
     return Summary(len(specs), sum(s.points for s in specs), hidden, calls, size, unverified)
 
 
@@ -163,6 +167,16 @@ def write_attnkit(target: Path, sources: Sources) -> None:
     for verb in SHIPPED_VERBS:
         if (sources.attnkit / verb).is_dir():
             copy_tree(sources.attnkit / verb, target / verb)
+
+
+def write_course_id(tree: Path) -> None:
+    """``grader/course.json``: the release's id, a digest of everything in it, so that a student's per-user state
+    (hints shown, quiz progress) is kept apart from any other course's (attnkit.userdata.course)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in tree.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(tree).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    (tree / "grader" / COURSE_FILE).write_text(
+        json.dumps({"format": COURSE_FORMAT, "id": digest.hexdigest()[:16]}) + "\n", encoding="utf-8")
 
 
 def dependencies() -> tuple[str, list[str]]:

@@ -1,5 +1,6 @@
 """``attnkit check``: the student's command, on the reference, the stubs and a half-finished folder."""
 import io
+import json
 import shutil
 from pathlib import Path
 
@@ -127,6 +128,21 @@ def test_a_diagnosed_mistake_queues_its_quiz_questions_for_review(tmp_path, priv
     assert set(about) <= set(cards)
     status, text = _check(ROOT / "solutions", "attention")
     assert status == 0 and "quiz" not in text  # nothing diagnosed, nothing queued
+
+
+def test_quiz_progress_from_before_courses_is_moved_and_the_check_says_so(tmp_path, private_home):
+    from attnkit.quiz.progress import Progress, questions_about
+
+    private_home.mkdir(parents=True)
+    legacy = {"format": "attnkit-quiz-progress", "version": 1, "sessions": [], "cards": {
+        "qa1-purpose": {"box": 2, "due": "2025-03-02T09:00:00Z", "reviews": 1, "lapses": 0,
+                        "last": "2025-03-01T09:00:00Z", "why": ""}}}
+    (private_home / "quiz-progress.json").write_text(json.dumps(legacy))
+    impl = _mutant(tmp_path, "attention", "scores = scores * (1.0 / math.sqrt(d_k))", "scores = scores")
+    status, text = _check(impl, "attention")
+    assert status == 1 and "note: " in text and "from before attnkit kept state per course, was moved" in text
+    cards = Progress.load().cards
+    assert cards["qa1-purpose"].reviews == 1 and set(questions_about(["attention_no_scale"])) <= set(cards)
 
 
 def test_the_predict_first_gate_holds_an_exercise_until_its_predictions_are_right(monkeypatch):

@@ -9,7 +9,7 @@ import pytest
 from attnkit.quiz import gate, main
 from attnkit.quiz.bank import load_bank
 from attnkit.quiz.grading import Asked, BadAnswer, mark, present
-from attnkit.quiz.progress import Progress, note_mistakes, questions_about
+from attnkit.quiz.progress import Progress, default_path, note_mistakes, questions_about
 from attnkit.quiz.session import missed_choices
 
 from .test_quiz_session import MINI, SEED, T0, right_answer, run
@@ -55,7 +55,7 @@ def test_queued_questions_come_before_other_due_ones(home):
 def test_nothing_to_note_writes_nothing(home):
     assert note_mistakes([]) == 0
     assert note_mistakes(["not_a_mistake_id"]) == 0
-    assert not (home / "quiz-progress.json").exists()
+    assert not default_path().exists() and not home.exists()
 
 
 def test_a_concept_tag_works_like_a_mistake_id(home):

@@ -9,7 +9,7 @@ import pytest
 from attnkit.quiz import main
 from attnkit.quiz.bank import load_bank
 from attnkit.quiz.grading import instantiate, present, variant_seed
-from attnkit.quiz.progress import Progress
+from attnkit.quiz.progress import Progress, default_path
 from attnkit.quiz.session import Session, Settings
 
 MINI = str(Path(__file__).parent / "fixtures" / "mini.yaml")
@@ -84,14 +84,14 @@ def test_scripted_session_scores_explains_and_saves(home):
     missed = out.split("Missed (3):")[1]
     for question in questions[4:]:
         assert f"- {question.id}:" in missed
-    assert all(len(line) <= 80 for line in out.splitlines() if line != f"  {home / 'quiz-progress.json'}")
-    data = json.loads((home / "quiz-progress.json").read_text())
+    assert all(len(line) <= 80 for line in out.splitlines() if line != f"  {default_path()}")
+    data = json.loads(default_path().read_text())
     assert {qid: card["box"] for qid, card in data["cards"].items()} == {
         **{q.id: 2 for q in questions[:4]}, **{q.id: 1 for q in questions[4:]}}
     assert data["sessions"][-1]["right"] == 4
 
 
-def test_progress_reloads_and_review_honours_the_schedule(home):
+def test_without_fsrs_progress_reloads_and_review_honours_the_leitner_schedule(home, without_fsrs):
     questions = plan()
     run(["-n", "7", "--seed", str(SEED)], scripted_answers(questions, 4))
     progress = Progress.load()
@@ -151,7 +151,7 @@ def test_ctrl_c_ends_cleanly_with_progress_saved(home):
     text = out.getvalue()
     assert status == 130
     assert "interrupted after 2 of 7 questions" in text and "Score: 2/2" in text
-    data = json.loads((home / "quiz-progress.json").read_text())
+    data = json.loads(default_path().read_text())
     assert set(data["cards"]) == {q.id for q in questions[:2]} and data["sessions"][-1]["stopped"] == "interrupted"
 
 
@@ -163,14 +163,14 @@ def test_input_ending_early_keeps_what_was_answered(home):
 
 
 def test_corrupted_progress_file_is_backed_up_not_fatal(home):
-    home.mkdir(parents=True)
-    broken = home / "quiz-progress.json"
+    broken = default_path()
+    broken.parent.mkdir(parents=True)
     broken.write_text('{"format": "attnkit-quiz-progress", "cards": {')
     questions = plan(count=1)
     status, out, err = run(["-n", "1", "--seed", str(SEED)], [right_answer(questions[0])])
     assert status == 0 and "Traceback" not in out + err
     assert "is corrupted" in out and "a copy was kept as quiz-progress.json.corrupt-" in out
-    backups = list(home.glob("quiz-progress.json.corrupt-*"))
+    backups = list(broken.parent.glob("quiz-progress.json.corrupt-*"))
     assert len(backups) == 1 and backups[0].read_text().endswith('"cards": {')
     assert json.loads(broken.read_text())["format"] == "attnkit-quiz-progress"
 

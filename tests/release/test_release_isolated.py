@@ -3,6 +3,7 @@
 marks, and every classic mistake is diagnosed exactly as the project's grader diagnoses it."""
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -81,6 +82,8 @@ def test_hint_quiz_and_the_verbs_that_are_not_there(release, tmp_path):
     home = {"ATTNKIT_HOME": str(tmp_path / "home")}
     done = isolated(release, CLI, "hint", "softmax", env=home)
     assert done.returncode == 0 and "hint 1/" in done.stdout
+    course = json.loads((release / "grader" / "course.json").read_text())["id"]  # per-user state kept per release
+    assert (tmp_path / "home" / "courses" / f"release-{course}" / "hints.json").is_file()
     answers = tmp_path / "answers.txt"
     answers.write_text("a\n1\nb\n0.5\n" * 3)
     done = isolated(release, CLI, "quiz", "-n", "6", "--seed", "4", "--answers", str(answers), env=home)
