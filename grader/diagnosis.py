@@ -37,10 +37,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import mistakes
+from . import diagnose_setting, diagnose_shape, mistakes
 from .compare import CheckFailed, explains
 from .mistakes.model import Mistake, apply
 
+SETTINGS_LIMIT = 2**16  # result entries above which no other setting is rerun (a memory check's large call)
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
 
 
@@ -137,6 +138,11 @@ class Session:
                             self._mistaken(mistake, call)
                         except Exception:  # undefined for this input: the reference noted it
                             pass
+                for run, compute in self._settings(call):
+                    try:
+                        self._mistaken(run, call, compute)
+                    except Exception:
+                        pass
         return result
 
     def _trace(self, value: Any, call: Call, path: tuple) -> None:
@@ -185,7 +191,30 @@ class Session:
                 continue
             if explains(got, candidate, reference, dtype_only):
                 return mistake
+        for run, compute in self._settings(call):
+            try:
+                candidate = _part(self._mistaken(run, call, compute), path)
+            except Exception:
+                continue
+            if explains(got, candidate, reference, dtype_only):
+                return diagnose_setting.named(run)
+        if isinstance(reference, np.ndarray) and got.shape != reference.shape:
+            signature = diagnose_setting.signature(call.module, call.function)
+            arguments = diagnose_shape.named_arguments(signature, _real(call.args), _real(call.kwargs))
+            return diagnose_shape.explain(got.shape, reference.shape, arguments)
         return None
+
+    def _settings(self, call: Call) -> list[tuple[Mistake, Callable[[], Any]]]:
+        """The call rerun on the reference under its other settings (``grader.diagnose_setting``)."""
+        if call.stateful or _elements(call.result) > SETTINGS_LIMIT:
+            return []
+        owner = getattr(self.reference, call.module)
+
+        def rerun(args: tuple, kwargs: dict) -> Callable[[], Any]:
+            return lambda: getattr(owner, call.function)(*args, **kwargs)
+
+        return [(run, rerun(args, kwargs))
+                for run, args, kwargs in diagnose_setting.variants(call.module, call.function, call.args, call.kwargs)]
 
     def _diagnose_error(self, failure: AssertionError) -> Mistake | None:
         error_type, function = getattr(failure, "error_type", ""), getattr(failure, "function", "")
@@ -217,10 +246,10 @@ class Session:
         """
         return mistakes.for_function(call.module, call.function)
 
-    def _mistaken(self, mistake: Mistake, call: Call) -> Any:
-        """What the mistaken reference returns for ``call`` (asked of the reference when it knows)."""
+    def _mistaken(self, mistake: Mistake, call: Call, compute: Callable[[], Any] | None = None) -> Any:
+        """What the mistaken reference (or ``compute``) returns for ``call`` (asked of the reference when it knows)."""
         answer = getattr(self.reference, "mistaken", None)
-        compute = lambda: self._rerun(mistake, call)  # noqa: E731
+        compute = compute or (lambda: self._rerun(mistake, call))
         return compute() if answer is None else answer(mistake, call.key, compute)
 
     def _rerun(self, mistake: Mistake, call: Call) -> Any:
@@ -265,6 +294,12 @@ def _real(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _real(v) for k, v in value.items()}
     return value
+
+
+def _elements(value: Any) -> int:
+    if isinstance(value, np.ndarray):
+        return value.size
+    return sum(_elements(item) for item in value) if isinstance(value, tuple) else 0
 
 
 def _part(value: Any, path: tuple) -> Any:
