@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import diagnose_setting, diagnose_shape, mistakes
+from . import diagnose_error, diagnose_setting, diagnose_shape, mistakes
 from .compare import CheckFailed, explains
 from .mistakes.model import Mistake, apply
 
@@ -217,6 +217,13 @@ class Session:
                 for run, args, kwargs in diagnose_setting.variants(call.module, call.function, call.args, call.kwargs)]
 
     def _diagnose_error(self, failure: AssertionError) -> Mistake | None:
+        """A registered mistake that raises as the student's code did, else the numpy error family of the
+        failing line (``grader.diagnose_error``)."""
+        return self._registered_error(failure) or diagnose_error.explain(
+            getattr(failure, "error_type", ""), getattr(failure, "error_message", ""), getattr(failure, "where", ""),
+            getattr(failure, "line", ""), getattr(failure, "names", ()))
+
+    def _registered_error(self, failure: AssertionError) -> Mistake | None:
         error_type, function = getattr(failure, "error_type", ""), getattr(failure, "function", "")
         call = next((c for c in reversed(self.calls) if c.function == function), None)
         if not error_type or call is None:

@@ -94,6 +94,12 @@ ERROR_MATMUL = Mistake(
     hint="A product (..., n, k) @ (..., k, m) needs the same k on both sides. Write each operand's shape next "
          "to the failing line.",
 )
+ERROR_EINSUM = Mistake(
+    id="error_einsum_subscripts",
+    functions=(),
+    looks_like="the subscripts of an einsum name another number of axes than its operands have",
+    hint="Each operand needs one letter per axis; `...` stands for any number of leading axes.",
+)
 ERROR_BROADCAST = Mistake(
     id="error_broadcast",
     functions=(),
@@ -139,7 +145,3 @@ ERROR_OWN_ASSERT = Mistake(
     hint="Your assert states what you expected of the inputs; the call is a valid one, so which expectation "
          "is too narrow?",
 )
-
-FAMILIES = (SHAPE_TRANSPOSED, SHAPE_AXES_SWAPPED, SHAPE_AXES_REORDERED, SHAPE_AXIS_MISSING, SHAPE_AXIS_EXTRA,
-            SHAPE_SIZE_FROM_ARGUMENT, SHAPE_SIZE, SHAPE_RANKS, SETTING_IGNORED, SETTING_APPLIED, ERROR_MATMUL,
-            ERROR_BROADCAST, ERROR_RESHAPE, ERROR_UNPACK, ERROR_AXIS, ERROR_INDEX_0D, ERROR_INDEX, ERROR_OWN_ASSERT)

@@ -161,8 +161,32 @@ def error_info(raw: Any) -> dict:
 
     sibling = text("sibling")
     return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
-            "sibling": sibling if standin.NAME.match(sibling) else "",
+            "sibling": sibling if standin.NAME.match(sibling) else "", "line": text("line")[:LINE_TEXT],
+            "names": line_names(raw.get("names")),
             **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
+
+
+LINE_TEXT, LINE_NAMES, MAX_RANK = 200, 8, 32
+LINE_NAME = re.compile(r"[A-Za-z_]\w{0,40}(\.m?T)?")
+DTYPE_NAME = re.compile(r"[a-z]{1,10}[0-9]{0,3}")
+
+
+def line_names(raw: Any) -> tuple[dict, ...]:
+    """What a child said the names of its failing line hold, checked and bounded: ``{"name", "shape", "dtype"}``
+    for an array, ``{"name", "value"}`` for an int. Facts the student's process states about itself: they only
+    word a message (``grader.diagnose_error``), never decide a point."""
+    kept = []
+    for item in raw[:LINE_NAMES] if isinstance(raw, list) else ():
+        name = item.get("name") if isinstance(item, dict) else None
+        if not (isinstance(name, str) and LINE_NAME.fullmatch(name)):
+            continue
+        shape, dtype, value = item.get("shape"), item.get("dtype"), item.get("value")
+        if (isinstance(shape, list) and len(shape) <= MAX_RANK and isinstance(dtype, str)
+                and DTYPE_NAME.fullmatch(dtype) and all(type(size) is int and 0 <= size < 2**40 for size in shape)):
+            kept.append({"name": name, "shape": tuple(shape), "dtype": dtype})
+        elif type(value) is int and abs(value) < 2**53:
+            kept.append({"name": name, "value": value})
+    return tuple(kept)
 
 
 MAX_CALLBACKS = 10_000  # calls of sibling functions answered within one request (the deadline bounds them too)
