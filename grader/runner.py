@@ -21,7 +21,7 @@ from . import curriculum
 from .compare import CheckFailed
 from .diagnosis import Session
 from .reference import reference as reference_solutions
-from .results import CheckResult, ExerciseResult, Status
+from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
 from .sandbox import errors
 from .sandbox.proxy import Implementation
 
@@ -103,6 +103,8 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
             result.message += f"\n  looks like {diagnosis.looks_like}"
+        else:
+            result.wrong = wrong_value(failure)
     except errors.StudentError as failure:
         result.status, result.message = Status.FAILED, failure.message
         result.blocked_by = _exercise_of(failure.sibling, spec.exercise)
@@ -113,6 +115,19 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"
     result.seconds = time.perf_counter() - start
     return result
+
+
+def wrong_value(failure: AssertionError) -> WrongValue | None:
+    """The fingerprint of an undiagnosed wrong value (None unless the check compared an array it got)."""
+    got = getattr(failure, "got", None)
+    if not isinstance(got, np.ndarray) or got.dtype.kind not in "fiub" or getattr(failure, "dtype_only", False):
+        return None
+    flat = got.reshape(-1)
+    places = np.unique(np.linspace(0, flat.size - 1, min(SAMPLE, flat.size)).astype(np.int64)) if flat.size else []
+    sample = [float(v) if np.isfinite(v) else str(float(v)) for v in flat[places].astype(np.float64)]
+    first = failure.message.split("\n", 1)[0]
+    call, _, difference = first.partition(" returned ")
+    return WrongValue(call, list(got.shape), got.dtype.name, sample, difference.partition(": ")[2] or difference)
 
 
 def _exercise_of(module: str, own: str) -> str:
