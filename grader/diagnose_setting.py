@@ -8,8 +8,8 @@ same call, and a student's wrong value that equals that run is named (``grader.m
   difference";
 * a ``bool`` left at its default is flipped: "causal=True was applied although the call said causal=False";
 * a ``mask`` left at ``None`` becomes the causal (lower-triangular) mask of the call's query and key counts
-  (the shapes' axis -2 of the first two array arguments), and a given ``mask`` gets the causal mask on top of
-  it: an attention that is always causal.
+  (axis -2 of ``Q`` and ``K``, or of ``X``), and a given ``mask`` gets the causal mask on top of it: an
+  attention that is always causal.
 
 :func:`variants` lists these runs for one call, as (mistake, args, kwargs); the mistake's ``id`` names the run
 (``setting_applied:causal``) so that a recording reference can store its output; :func:`named` turns a match
@@ -56,11 +56,17 @@ def _is_default(value: Any, default: Any) -> bool:
 
 
 def _causal(arguments: dict) -> np.ndarray | None:
-    """The causal mask of the call's (n_q, n_k): axis -2 of its first two array arguments."""
-    arrays = [value for value in arguments.values() if isinstance(value, np.ndarray) and value.ndim >= 2][:2]
-    if len(arrays) < 2:
-        return None
-    n_q, n_k = arrays[0].shape[-2], arrays[1].shape[-2]
+    """The causal mask of the call's (n_q, n_k): from a given mask's last two axes, else from axis -2 of the
+    queries and keys (``Q`` and ``K``, or the sequence ``X``, and ``Z`` when another one answers)."""
+    mask = arguments.get("mask")
+    if isinstance(mask, np.ndarray) and mask.ndim >= 2:
+        n_q, n_k = mask.shape[-2:]
+    else:
+        asks, answers = ("Q", "K") if "Q" in arguments else ("X", "Z" if "Z" in arguments else "X")
+        pair = [arguments.get(name) for name in (asks, answers)]
+        if not all(isinstance(array, np.ndarray) and array.ndim >= 2 for array in pair):
+            return None
+        n_q, n_k = pair[0].shape[-2], pair[1].shape[-2]
     return np.tril(np.ones((n_q, n_k), dtype=bool), k=n_k - n_q)
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 import types
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -143,6 +144,11 @@ class Session:
                         self._mistaken(run, call, compute)
                     except Exception:
                         pass
+                for mistake in mistakes.reaching(call.module):
+                    try:
+                        self._mistaken(mistake, call)
+                    except Exception:
+                        pass
         return result
 
     def _trace(self, value: Any, call: Call, path: tuple) -> None:
@@ -198,6 +204,13 @@ class Session:
                 continue
             if explains(got, candidate, reference, dtype_only):
                 return diagnose_setting.named(run)
+        for mistake in mistakes.reaching(call.module):  # a shared piece's mistake, made inside this function
+            try:
+                candidate = _part(self._mistaken(mistake, call), path)
+            except Exception:
+                continue
+            if explains(got, candidate, reference, dtype_only):
+                return mistake
         if isinstance(reference, np.ndarray) and got.shape != reference.shape:
             signature = diagnose_setting.signature(call.module, call.function)
             arguments = diagnose_shape.named_arguments(signature, _real(call.args), _real(call.kwargs))
@@ -213,8 +226,11 @@ class Session:
         def rerun(args: tuple, kwargs: dict) -> Callable[[], Any]:
             return lambda: getattr(owner, call.function)(*args, **kwargs)
 
-        return [(run, rerun(args, kwargs))
-                for run, args, kwargs in diagnose_setting.variants(call.module, call.function, call.args, call.kwargs)]
+        try:
+            runs = diagnose_setting.variants(call.module, call.function, _real(call.args), _real(call.kwargs))
+        except Exception:  # an argument the rules cannot pair up (shapes that do not broadcast): no other setting
+            return []
+        return [(run, rerun(args, kwargs)) for run, args, kwargs in runs]
 
     def _diagnose_error(self, failure: AssertionError) -> Mistake | None:
         """A registered mistake that raises as the student's code did, else the numpy error family of the
@@ -232,7 +248,7 @@ class Session:
         wanted = (error_type, error_words(message))
         candidates = self._candidates(call)
         with np.errstate(all="ignore"):
-            for mistake in candidates:
+            for mistake in (*candidates, *mistakes.reaching(call.module)):
                 if mistake.compute is not None:
                     continue
                 try:
@@ -260,7 +276,7 @@ class Session:
         return compute() if answer is None else answer(mistake, call.key, compute)
 
     def _rerun(self, mistake: Mistake, call: Call) -> Any:
-        namespace = mistaken_reference(mistake.id)
+        namespace = mistaken_reference(mistake.id, call.module)
         if not call.stateful:  # memoised like the reference: a class makes the same calls again and again
             from .reference import cache
 
@@ -316,17 +332,52 @@ def _part(value: Any, path: tuple) -> Any:
 
 
 @lru_cache(maxsize=None)
-def mistaken_reference(mistake_id: str) -> dict[str, types.ModuleType]:
-    """Solution module name -> module, the mistake's own module patched (built once per process)."""
+def mistaken_reference(mistake_id: str, target: str | None = None) -> dict[str, types.ModuleType]:
+    """Solution module name -> module, the mistake's own module patched and the modules that (transitively)
+    import it loaded again on top of the patched one (built once per process): a mistake of a shared piece
+    (softmax, apply_mask, scaled_dot_product_attention) reaches every function that uses it. With ``target``
+    only the modules on the way to ``target`` are loaded again (the others stay the real reference's)."""
     module, mistake = mistakes.by_id()[mistake_id]
     spec = importlib.util.find_spec(f"solutions.{module}")
     source = Path(spec.origin).read_text(encoding="utf-8")
     source = apply(source, mistake.patch, f"{mistake_id} on solutions/{module}.py")
-    patched = types.ModuleType(f"solutions.{module}", f"solutions/{module}.py with the mistake {mistake_id}")
-    patched.__package__ = "solutions"                  # sibling imports resolve to the real reference
-    patched.__file__ = spec.origin
-    exec(compile(source, f"<{mistake_id}: solutions/{module}.py>", "exec"), patched.__dict__)
-    namespace = {name: importlib.import_module(f"solutions.{name}")
-                 for name, _ in mistakes.registry().values()}
-    namespace[module] = patched
+    namespace = {name: importlib.import_module(f"solutions.{name}") for name, _ in mistakes.registry().values()}
+    package = _private_package(mistake_id, Path(spec.origin).parent, namespace)
+    try:
+        namespace[module] = _load(package, module, spec.origin,
+                                  compile(source, f"<{mistake_id}: solutions/{module}.py>", "exec"))
+        for user in mistakes.users_of_module(module):  # in curriculum order: what a user imports is loaded first
+            if target is None or user == target or target in mistakes.users_of_module(user):
+                namespace[user] = _load(package, user, *_solution_code(user))
+    finally:
+        for name in [name for name in sys.modules if name == package or name.startswith(package + ".")]:
+            del sys.modules[name]
     return namespace
+
+
+@lru_cache(maxsize=None)
+def _solution_code(module: str) -> tuple[str, types.CodeType]:
+    origin = importlib.util.find_spec(f"solutions.{module}").origin
+    return origin, compile(Path(origin).read_text(encoding="utf-8"), origin, "exec")
+
+
+def _load(package: str, module: str, origin: str, code: types.CodeType) -> types.ModuleType:
+    """Module ``module`` of ``package`` from ``code`` (registered first: the modules loaded after it import it)."""
+    loaded = types.ModuleType(f"{package}.{module}")
+    loaded.__package__, loaded.__file__ = package, origin
+    sys.modules[loaded.__name__] = loaded
+    exec(code, loaded.__dict__)
+    return loaded
+
+
+def _private_package(mistake_id: str, folder: Path, namespace: dict[str, types.ModuleType]) -> str:
+    """A package name, registered while a mistaken reference is built, whose modules are the real reference's
+    (so relative imports of the modules loaded again resolve to the patched one or to the real ones)."""
+    package = "_attnkit_mistaken." + re.sub(r"\W", "_", mistake_id)
+    for parent in ("_attnkit_mistaken", package):
+        holder = types.ModuleType(parent)
+        holder.__path__ = [str(folder)] if parent == package else []
+        sys.modules[parent] = holder
+    for name, real in namespace.items():
+        sys.modules[f"{package}.{name}"] = real
+    return package

@@ -26,8 +26,9 @@ def expect_gradients(got, expected, *, call, atol=None, rtol=None, origin=None):
 
 def check_backward(impl, ref, Q, K, V, dO, mask=None):
     args = (Q, K, V, dO) + (() if mask is None else (mask,))
-    return expect_gradients(impl.attention_backward.attention_backward(*args),
-                            ref.attention_backward.attention_backward(*args), call=backward_call(Q, K, V, dO, mask))
+    expected = ref.attention_backward.attention_backward(*args)   # first: an exception of the student's is
+    return expect_gradients(impl.attention_backward.attention_backward(*args),  # diagnosed on this call
+                            expected, call=backward_call(Q, K, V, dO, mask))
 
 
 def central_differences(loss, arrays, index):
