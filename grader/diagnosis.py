@@ -27,20 +27,16 @@ registered mistake evaluated right after each call.
 """
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-import types
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-from . import diagnose_error, diagnose_setting, diagnose_shape, mistakes
+from . import diagnose_error, diagnose_pairs, diagnose_setting, diagnose_shape, mistakes
 from .compare import CheckFailed, explains
-from .mistakes.model import Mistake, apply
+from .mistaken import mistaken_reference
+from .mistakes.model import Mistake
 
 SETTINGS_LIMIT = 2**16  # result entries above which no other setting is rerun (a memory check's large call)
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
@@ -185,32 +181,36 @@ class Session:
 
     def _first_match(self, call: Call, path: tuple, got: np.ndarray, dtype_only: bool = False) -> Mistake | None:
         """The first mistake that explains ``got`` (a mistake that makes no difference on this input
-        explains nothing, e.g. float32 rounding)."""
+        explains nothing, e.g. float32 rounding): the function's own mistakes, its other settings, the mistakes
+        of the shared pieces it uses, two of its own mistakes at once, then the shape of the result."""
         reference = _part(call.result, path)
-        for mistake in self._candidates(call):
+        singles = []
+
+        def tried(mistake: Mistake, compute: Callable[[], Any]) -> bool:
             try:
-                if mistake.compute is not None:
-                    candidate = mistake.compute(call, got, reference)
-                else:
-                    candidate = _part(self._mistaken(mistake, call), path)
+                candidate = _part(compute(), path)
             except Exception:  # a mistake undefined for this input is no diagnosis, never a grader error
-                continue
-            if explains(got, candidate, reference, dtype_only):
+                return False
+            singles.append((mistake, candidate))
+            return explains(got, candidate, reference, dtype_only)
+
+        for mistake in self._candidates(call):
+            if mistake.compute is not None:
+                if tried(mistake, lambda mistake=mistake: mistake.compute(call, got, reference)):
+                    return mistake
+            elif tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
                 return mistake
+        own = list(singles)
         for run, compute in self._settings(call):
-            try:
-                candidate = _part(self._mistaken(run, call, compute), path)
-            except Exception:
-                continue
-            if explains(got, candidate, reference, dtype_only):
+            if tried(run, lambda run=run, compute=compute: self._mistaken(run, call, compute)):
                 return diagnose_setting.named(run)
         for mistake in mistakes.reaching(call.module):  # a shared piece's mistake, made inside this function
-            try:
-                candidate = _part(self._mistaken(mistake, call), path)
-            except Exception:
-                continue
-            if explains(got, candidate, reference, dtype_only):
+            if tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
                 return mistake
+        if not getattr(self.reference, "records_mistakes", False) and not hasattr(self.reference, "mistaken"):
+            for pair in diagnose_pairs.pairs(own, got):  # two at once: computed here, never recorded
+                if tried(pair, lambda pair=pair: self._rerun(pair, call)):
+                    return pair
         if isinstance(reference, np.ndarray) and got.shape != reference.shape:
             signature = diagnose_setting.signature(call.module, call.function)
             arguments = diagnose_shape.named_arguments(signature, _real(call.args), _real(call.kwargs))
@@ -329,55 +329,3 @@ def _part(value: Any, path: tuple) -> Any:
     for index in path:
         value = value[index]
     return value
-
-
-@lru_cache(maxsize=None)
-def mistaken_reference(mistake_id: str, target: str | None = None) -> dict[str, types.ModuleType]:
-    """Solution module name -> module, the mistake's own module patched and the modules that (transitively)
-    import it loaded again on top of the patched one (built once per process): a mistake of a shared piece
-    (softmax, apply_mask, scaled_dot_product_attention) reaches every function that uses it. With ``target``
-    only the modules on the way to ``target`` are loaded again (the others stay the real reference's)."""
-    module, mistake = mistakes.by_id()[mistake_id]
-    spec = importlib.util.find_spec(f"solutions.{module}")
-    source = Path(spec.origin).read_text(encoding="utf-8")
-    source = apply(source, mistake.patch, f"{mistake_id} on solutions/{module}.py")
-    namespace = {name: importlib.import_module(f"solutions.{name}") for name, _ in mistakes.registry().values()}
-    package = _private_package(mistake_id, Path(spec.origin).parent, namespace)
-    try:
-        namespace[module] = _load(package, module, spec.origin,
-                                  compile(source, f"<{mistake_id}: solutions/{module}.py>", "exec"))
-        for user in mistakes.users_of_module(module):  # in curriculum order: what a user imports is loaded first
-            if target is None or user == target or target in mistakes.users_of_module(user):
-                namespace[user] = _load(package, user, *_solution_code(user))
-    finally:
-        for name in [name for name in sys.modules if name == package or name.startswith(package + ".")]:
-            del sys.modules[name]
-    return namespace
-
-
-@lru_cache(maxsize=None)
-def _solution_code(module: str) -> tuple[str, types.CodeType]:
-    origin = importlib.util.find_spec(f"solutions.{module}").origin
-    return origin, compile(Path(origin).read_text(encoding="utf-8"), origin, "exec")
-
-
-def _load(package: str, module: str, origin: str, code: types.CodeType) -> types.ModuleType:
-    """Module ``module`` of ``package`` from ``code`` (registered first: the modules loaded after it import it)."""
-    loaded = types.ModuleType(f"{package}.{module}")
-    loaded.__package__, loaded.__file__ = package, origin
-    sys.modules[loaded.__name__] = loaded
-    exec(code, loaded.__dict__)
-    return loaded
-
-
-def _private_package(mistake_id: str, folder: Path, namespace: dict[str, types.ModuleType]) -> str:
-    """A package name, registered while a mistaken reference is built, whose modules are the real reference's
-    (so relative imports of the modules loaded again resolve to the patched one or to the real ones)."""
-    package = "_attnkit_mistaken." + re.sub(r"\W", "_", mistake_id)
-    for parent in ("_attnkit_mistaken", package):
-        holder = types.ModuleType(parent)
-        holder.__path__ = [str(folder)] if parent == package else []
-        sys.modules[parent] = holder
-    for name, real in namespace.items():
-        sys.modules[f"{package}.{name}"] = real
-    return package
