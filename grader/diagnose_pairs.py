@@ -14,7 +14,7 @@ import numpy as np
 
 from .mistakes.model import Mistake
 
-PARTNERS = 10
+PARTNERS = 8
 
 
 def closeness(got: np.ndarray, candidate) -> float:

@@ -38,7 +38,7 @@ from .compare import CheckFailed, explains
 from .mistaken import mistaken_reference
 from .mistakes.model import Mistake
 
-SETTINGS_LIMIT = 2**16  # result entries above which no other setting is rerun (a memory check's large call)
+EXTRA_LIMIT = 2**16  # entries (arguments and result) above which a call gets its own mistakes only (memory checks)
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
 
 
@@ -135,12 +135,13 @@ class Session:
                             self._mistaken(mistake, call)
                         except Exception:  # undefined for this input: the reference noted it
                             pass
-                for run, compute in self._settings(call):
+                extra = _elements((result, *args, *kwargs.values())) <= EXTRA_LIMIT
+                for run, compute in self._settings(call) if extra else ():
                     try:
                         self._mistaken(run, call, compute)
                     except Exception:
                         pass
-                for mistake in mistakes.reaching(call.module):
+                for mistake in mistakes.reaching(call.module) if extra else ():
                     try:
                         self._mistaken(mistake, call)
                     except Exception:
@@ -201,6 +202,8 @@ class Session:
             elif tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
                 return mistake
         own = list(singles)
+        if _elements((call.result, *call.args, *call.kwargs.values())) > EXTRA_LIMIT:  # a memory check's call
+            return None
         for run, compute in self._settings(call):
             if tried(run, lambda run=run, compute=compute: self._mistaken(run, call, compute)):
                 return diagnose_setting.named(run)
@@ -219,7 +222,7 @@ class Session:
 
     def _settings(self, call: Call) -> list[tuple[Mistake, Callable[[], Any]]]:
         """The call rerun on the reference under its other settings (``grader.diagnose_setting``)."""
-        if call.stateful or _elements(call.result) > SETTINGS_LIMIT:
+        if call.stateful:
             return []
         owner = getattr(self.reference, call.module)
 
@@ -322,7 +325,7 @@ def _real(value: Any) -> Any:
 def _elements(value: Any) -> int:
     if isinstance(value, np.ndarray):
         return value.size
-    return sum(_elements(item) for item in value) if isinstance(value, tuple) else 0
+    return sum(_elements(item) for item in value[:64]) if isinstance(value, (tuple, list)) else 0
 
 
 def _part(value: Any, path: tuple) -> Any:
