@@ -211,7 +211,7 @@ class Session:
             if tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
                 return mistake
         if not getattr(self.reference, "records_mistakes", False) and not hasattr(self.reference, "mistaken"):
-            for pair in diagnose_pairs.pairs(own, got):  # two at once: computed here, never recorded
+            for pair in diagnose_pairs.pairs(own, got, reference):  # two at once: computed here, never recorded
                 if tried(pair, lambda pair=pair: self._rerun(pair, call)):
                     return pair
         if isinstance(reference, np.ndarray) and got.shape != reference.shape:

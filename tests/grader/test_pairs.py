@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from grader.compare import CheckFailed, expect_close, matches
-from grader.diagnose_pairs import PARTNERS, pairs
+from grader.diagnose_pairs import ANCHORS, PARTNERS, pairs
 from grader.diagnosis import Session
 from grader.mistaken import mistaken_reference
 from grader.mistakes import for_function
@@ -50,11 +50,11 @@ def test_every_pair_of_sinusoidal_mistakes_that_differs_from_each_single_one_is_
     assert tried >= 10
 
 
-def test_pairs_are_bounded_and_closest_first():
+def test_pairs_are_bounded_and_best_first():
     got = np.zeros((6, 8))
     singles = [(mistake, np.full((6, 8), float(index))) for index, mistake in enumerate(SINUSOIDAL)]
-    found = pairs(singles, got)
-    assert len(found) <= PARTNERS * (PARTNERS - 1) // 2
+    found = pairs(singles, got, np.ones((6, 8)))
+    assert len(found) <= ANCHORS * len(singles) + PARTNERS * (PARTNERS - 1) // 2
     assert found[0].id == f"{SINUSOIDAL[0].id}+{SINUSOIDAL[1].id}"
 
 
