@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import expect_dtypes, normal
+from grader.checks.common import expect_dtypes, expect_value_error, normal
 from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes import kv_cache as mistakes
@@ -161,3 +161,19 @@ def test_decode_step_document_values(impl, ref):
                  atol=printed["V"].atol, rtol=0, origin=origin[0])
     expect_close(got[2], printed["output"].value[2], call=call, what="(step 3: 'great' sees all three tokens)",
                  atol=printed["output"].atol, rtol=0, origin=origin[2])
+
+
+@check(points=1, task=1)
+def test_kvcache_rejects_bad_vectors(impl, rng):
+    """KVCache.append raises ValueError for a k or v that is not 1-D, or whose size differs from the cached ones"""
+    cache = impl.kv_cache.KVCache()
+    k, v = normal(rng, (4,)), normal(rng, (2,))
+    cache.append(k, v)                                          # a valid append must work before errors score
+    expect_len(cache, 1, "1 append")
+    expect_close(cache.keys, k[None], call="cache.keys after 1 append of k of shape (4,)")
+    for new_k, new_v, why in ((k[None], v, "k of shape (1, 4) is not one position's key"),
+                              (k, v[None], "v of shape (1, 2) is not one position's value"),
+                              (k[:3], v, "the cache holds keys of size 4"), (k, normal(rng, (3,)), "values of size 2")):
+        expect_value_error(lambda new_k=new_k, new_v=new_v: cache.append(new_k, new_v),
+                           call=f"cache.append(k of shape {new_k.shape}, v of shape {new_v.shape}) after an append "
+                                "of k (4,) and v (2,)", why=why)

@@ -12,14 +12,16 @@ from grader.sandbox.secret import unpredictable
 MEMORY_N, MEMORY_D = 4096, 16
 
 
-def linear_call(Q, K, V, causal=None):
+def linear_call(Q, K, V, causal=None, eps=None):
     return call_text("linear_attention", arg("Q", Q), arg("K", K), arg("V", V),
-                     *(() if causal is None else (f"causal={causal}",)))
+                     *(() if causal is None else (f"causal={causal}",)), *(() if eps is None else (f"eps={eps}",)))
 
 
-def check_linear(impl, ref, Q, K, V, causal):
-    expect_close(impl.linear_attention.linear_attention(Q, K, V, causal=causal),
-                 ref.linear_attention.linear_attention(Q, K, V, causal=causal), call=linear_call(Q, K, V, causal))
+def check_linear(impl, ref, Q, K, V, causal, eps=None):
+    options = {"causal": causal, **({} if eps is None else {"eps": eps})}
+    expected = ref.linear_attention.linear_attention(Q, K, V, **options)
+    expect_close(impl.linear_attention.linear_attention(Q, K, V, **options), expected,
+                 call=linear_call(Q, K, V, causal, eps))
 
 
 @check(points=2, task=1)
@@ -39,6 +41,9 @@ def test_linear_matches_reference(impl, ref, rng):
                            ((2, 4, 4), (2, 9, 4), (2, 9, 4), np.float32)):
         Q, K, V = normal(rng, q, dtype, 1.5), normal(rng, k, dtype, 1.5), normal(rng, v, dtype)
         check_linear(impl, ref, Q, K, V, False)
+    Q, K, V = normal(rng, (4, 3)), normal(rng, (6, 3)) * 0.01, normal(rng, (6, 2))  # small sums: eps matters
+    for eps in (0.5, 1e-12):
+        check_linear(impl, ref, Q, K, V, False, eps)
 
 
 @check(points=3, task=2)

@@ -20,8 +20,9 @@ def biased_call(Q, K, V, bias=None, mask=None):
 
 
 def check_biased(impl, ref, Q, K, V, bias=None, mask=None):
-    expect_pair(impl.position_bias.biased_attention(Q, K, V, bias, mask),
-                ref.position_bias.biased_attention(Q, K, V, bias, mask), call=biased_call(Q, K, V, bias, mask))
+    expected = ref.position_bias.biased_attention(Q, K, V, bias, mask)
+    expect_pair(impl.position_bias.biased_attention(Q, K, V, bias, mask), expected,
+                call=biased_call(Q, K, V, bias, mask))
 
 
 @check(points=2, task=1)
@@ -89,6 +90,23 @@ def test_biased_attention_mask_beats_bias(impl, ref, rng):
     mask = np.array([[True, True, False, False, False], [False] * 5, [True] * 4 + [False], [True] * 4 + [False]])
     check_biased(impl, ref, Q, K, V, bias, mask)
     check_biased(impl, ref, Q, K, V, mask=mask)
+    bias[:, 4] = 2e9                                            # larger than any finite fill a mask could use
+    check_biased(impl, ref, Q, K, V, bias, mask)
+
+
+@check(points=1, task=4)
+def test_position_bias_rejects_bad_arguments(impl, ref, rng):
+    """alibi_slopes raises ValueError for fewer than 1 head; biased_attention for a bias that does not broadcast"""
+    check_slopes(impl, ref, (2,))                               # valid calls must work before errors score
+    Q, K, V = normal(rng, (3, 4)), normal(rng, (5, 4)), normal(rng, (5, 2))
+    check_biased(impl, ref, Q, K, V, normal(rng, (3, 5)))
+    for n_heads in (0, -2):
+        expect_value_error(lambda n_heads=n_heads: impl.position_bias.alibi_slopes(n_heads),
+                           call=f"alibi_slopes({n_heads})", why="there must be at least one head")
+    for shape in ((5, 3), (2, 3, 4)):
+        bias = normal(rng, shape)
+        expect_value_error(lambda bias=bias: impl.position_bias.biased_attention(Q, K, V, bias),
+                           call=biased_call(Q, K, V, bias), why="the bias must broadcast to the (3, 5) scores")
 
 
 @check(points=1, task=4, visibility="hidden")

@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import expect_dtypes, expect_kernel_memory, normal
+from grader.checks.common import expect_dtypes, expect_kernel_memory, expect_value_error, normal
 from grader.checks.marks import check
 from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
@@ -116,3 +116,14 @@ def test_tiled_leaves_inputs_untouched(impl, ref, rng):
         expect_untouched(impl, "tiled_attention", "tiled_attention", (Q, K, V), {"block_size": 4, "causal": causal},
                          names=("Q", "K", "V"), mistake=mistakes.MODIFIES_INPUT,
                          expected=ref.tiled_attention.tiled_attention(Q, K, V, block_size=4, causal=causal))
+
+
+@check(points=1, task=1)
+def test_tiled_rejects_empty_blocks(impl, ref, rng):
+    """tiled_attention raises ValueError for a block_size smaller than 1"""
+    Q, K, V = normal(rng, (3, 4)), normal(rng, (5, 4)), normal(rng, (5, 2))
+    check_tiled(impl, ref, Q, K, V, 2, False)                   # a valid call must work before errors score
+    for block_size in (0, -3):
+        expect_value_error(lambda block_size=block_size: impl.tiled_attention.tiled_attention(
+            Q, K, V, block_size=block_size), call=tiled_call(Q, K, V, block_size),
+            why="a block holds at least one key")
