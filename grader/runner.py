@@ -40,6 +40,7 @@ class CheckSpec:
     function: Callable
     fixtures: tuple[str, ...]
     heavy: bool = False
+    rule: str = "values"
 
 
 def check_module_name(exercise: str) -> str:
@@ -63,7 +64,7 @@ def discover(exercise: str) -> tuple[CheckSpec, ...]:
         title = (inspect.getdoc(function) or name).splitlines()[0]
         specs.append(CheckSpec(exercise, name, title, function.attnkit_task, function.attnkit_points,
                                function.attnkit_visibility, function, parameters,
-                               getattr(function, "attnkit_heavy", False)))
+                               getattr(function, "attnkit_heavy", False), getattr(function, "attnkit_rule", "values")))
     specs.sort(key=lambda spec: spec.function.__code__.co_firstlineno)
     return tuple(specs)
 
@@ -100,6 +101,8 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         result.status, result.message = Status.FAILED, failure.message
         result.blocked_by = _exercise_of(getattr(failure, "sibling", ""), spec.exercise)
         diagnosis = getattr(failure, "diagnosis", None) or session.diagnose(failure)
+        if getattr(failure, "dtype_only", False):
+            diagnosis = _promoting_dependency(spec.exercise, impl, reference) or diagnosis
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
             result.message += f"\n  looks like {diagnosis.looks_like}"
@@ -115,6 +118,15 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _promoting_dependency(exercise: str, impl: Any, reference: Any):
+    from .promotion import promoting_dependency
+
+    try:
+        return promoting_dependency(exercise, impl, reference)
+    except Exception:  # a front end whose impl cannot reach the other exercises (a notebook): no such diagnosis
+        return None
 
 
 def wrong_value(failure: AssertionError) -> WrongValue | None:

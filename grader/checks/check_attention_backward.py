@@ -129,7 +129,7 @@ def test_attention_backward_finite_differences(impl, ref, rng):
                      origin=ref.attention_backward.attention_backward(Q, K, V, dO, mask))
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="dtype")
 def test_attention_backward_dtypes(impl, ref, rng):
     """the gradients keep float32, and integer arrays give float64 gradients"""
     y, dy = ref.softmax.softmax(normal(rng, (3, 4), np.float32)), normal(rng, (3, 4), np.float32)
@@ -143,7 +143,7 @@ def test_attention_backward_dtypes(impl, ref, rng):
                       names=GRADIENTS)
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="untouched")
 def test_backward_leaves_inputs_untouched(impl, ref, rng):
     """softmax_backward and attention_backward leave the caller's arrays as they were"""
     y, dy = ref.softmax.softmax(normal(rng, (3, 4))), normal(rng, (3, 4))
@@ -157,7 +157,7 @@ def test_backward_leaves_inputs_untouched(impl, ref, rng):
                      expected=ref.attention_backward.attention_backward(Q, K, V, dO, mask=mask))
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="raises")
 def test_backward_rejects_mismatched_shapes(impl, ref, rng):
     """softmax_backward raises ValueError when y and dy differ in shape; attention_backward when dO does not have
     the shape of the attention's output"""

@@ -77,7 +77,7 @@ def test_cross_no_real_token(impl, ref, rng):
     check_cross(impl, ref, X, Z, *W, real)
 
 
-@check(points=1, task=1, visibility="hidden")
+@check(points=1, task=1, rule="dtype")
 def test_cross_attention_dtypes(impl, ref, rng):
     """cross_attention keeps float32 and returns float64 for integer arrays or lists"""
     X, Z = normal(rng, (2, 3), np.float32), normal(rng, (4, 2), np.float32)
@@ -87,7 +87,7 @@ def test_cross_attention_dtypes(impl, ref, rng):
         expect_dtypes(impl.cross_attention.cross_attention(*args), expected, call=cross_call(*args))
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, rule="untouched")
 def test_cross_leaves_inputs_untouched(impl, ref, rng):
     """cross_attention leaves the caller's arrays (X, Z, the weights, the padding mask) as they were"""
     X, Z = normal(rng, (3, 4)), normal(rng, (5, 4))
@@ -98,7 +98,7 @@ def test_cross_leaves_inputs_untouched(impl, ref, rng):
                      expected=ref.cross_attention.cross_attention(X, Z, W_Q, W_K, W_V, key_padding_mask=padding))
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, rule="raises")
 def test_cross_rejects_mismatched_shapes(impl, ref, rng):
     """cross_attention raises ValueError when X and Z have different leading dimensions or the key padding mask
     does not have Z's shape without its last axis"""

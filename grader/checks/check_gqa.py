@@ -78,7 +78,7 @@ def test_gqa_multi_query(impl, ref, rng):
         check_gqa(impl, ref, X, W, n_heads, 1, mask)
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="raises")
 def test_gqa_rejects_indivisible(impl, ref, rng):
     """grouped_query_attention raises ValueError when d_model % n_heads or n_heads % n_kv_heads is not 0"""
     X, W = gqa_inputs(rng, (3, 8), 4, 2)
@@ -92,7 +92,7 @@ def test_gqa_rejects_indivisible(impl, ref, rng):
                            call=gqa_call(X, W, n_heads, n_kv_heads), why=why)
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="dtype")
 def test_gqa_dtypes(impl, ref, rng):
     """repeat_kv keeps the dtype (integers too); grouped_query_attention keeps float32, integers give float64"""
     for x in (normal(rng, (2, 3, 4), np.float32), np.arange(24).reshape(2, 3, 4)):
@@ -127,7 +127,7 @@ def test_kv_cache_bytes(impl, ref):
         raise AssertionError("reference kv_cache_bytes does not give 2 GiB, 512 MiB and 64 MiB")
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="untouched")
 def test_gqa_leaves_inputs_untouched(impl, ref, rng):
     """repeat_kv and grouped_query_attention leave the caller's arrays as they were"""
     x = normal(rng, (2, 5, 3))
@@ -141,7 +141,7 @@ def test_gqa_leaves_inputs_untouched(impl, ref, rng):
                      expected=ref.gqa.grouped_query_attention(X, W_Q, W_K, W_V, W_O, 4, 2, mask=mask))
 
 
-@check(points=1, task=3)
+@check(points=1, task=3, rule="raises")
 def test_gqa_rejects_bad_arguments(impl, ref, rng):
     """repeat_kv raises ValueError for n_rep < 1 or fewer than 3 axes; grouped_query_attention for W_K or W_V
     without n_kv_heads * d_head columns; kv_cache_bytes for a negative size"""

@@ -67,7 +67,7 @@ def test_kvcache_append_and_read(impl, rng):
     expect_close(cache.values, np.array([[3.0], [-1.0]]), call=f"cache.values {appended} v [-1]")
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="dtype")
 def test_kv_cache_dtypes(impl, ref, rng):
     """KVCache holds integer keys and values as float64 and keeps float32; decode_step keeps float32"""
     cache = impl.kv_cache.KVCache()
@@ -163,7 +163,7 @@ def test_decode_step_document_values(impl, ref):
                  atol=printed["output"].atol, rtol=0, origin=origin[2])
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, rule="raises")
 def test_kvcache_rejects_bad_vectors(impl, rng):
     """KVCache.append raises ValueError for a k or v that is not 1-D, or whose size differs from the cached ones"""
     cache = impl.kv_cache.KVCache()

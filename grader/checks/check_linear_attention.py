@@ -56,7 +56,7 @@ def test_linear_causal(impl, ref, rng):
         check_linear(impl, ref, Q, K, V, True)
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="raises")
 def test_linear_causal_needs_equal_lengths(impl, ref, rng):
     """linear_attention with causal=True raises ValueError when n_q != n_k"""
     Q, K, V = normal(rng, (4, 3)), normal(rng, (4, 3)), normal(rng, (4, 2))
@@ -66,7 +66,7 @@ def test_linear_causal_needs_equal_lengths(impl, ref, rng):
                        call=linear_call(Q, K, V, True), why="a causal query i needs key i: n_q must equal n_k")
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="dtype")
 def test_linear_attention_dtypes(impl, ref, rng):
     """elu_feature_map and linear_attention keep float32; integers give float64"""
     for x in (normal(rng, (3, 4), np.float32), np.array([[-2, 0, 3]])):
@@ -79,7 +79,7 @@ def test_linear_attention_dtypes(impl, ref, rng):
                       call=linear_call(Q, K, V, causal))
 
 
-@check(points=5, task=3, heavy=True)
+@check(points=5, task=3, heavy=True, rule="memory")
 def test_linear_memory(impl, ref, rng):
     """linear_attention at n = 4096, d = 16 uses under 1/8 of an n x n float64 matrix (1/4 with causal=True)"""
     n, d = MEMORY_N, MEMORY_D
@@ -103,7 +103,7 @@ def test_linear_memory(impl, ref, rng):
         expect_kernel_memory(impl, call=call, n=n, mistake=FULL_MATRIX)
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="untouched")
 def test_linear_leaves_inputs_untouched(impl, ref, rng):
     """elu_feature_map and linear_attention leave the caller's arrays as they were"""
     x = normal(rng, (4, 3), scale=2.0)

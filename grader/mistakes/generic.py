@@ -86,6 +86,13 @@ SETTING_APPLIED = Mistake(
          "whatever the argument says?",
 )
 
+DTYPE_IN_DEPENDENCY = Mistake(
+    id="dtype_changed_in_dependency",
+    functions=(),
+    looks_like="the dtype changed inside another exercise's module that this one uses",
+    hint="Fix the dtype in that exercise first: this one keeps float32 once what it calls does.",
+)
+
 # -- numpy errors ----------------------------------------------------------------------------------
 ERROR_MATMUL = Mistake(
     id="error_matmul_shapes",
