@@ -135,17 +135,6 @@ class Session:
                             self._mistaken(mistake, call)
                         except Exception:  # undefined for this input: the reference noted it
                             pass
-                extra = _elements((result, *args, *kwargs.values())) <= EXTRA_LIMIT
-                for run, compute in self._settings(call) if extra else ():
-                    try:
-                        self._mistaken(run, call, compute)
-                    except Exception:
-                        pass
-                for mistake in mistakes.reaching(call.module) if extra else ():
-                    try:
-                        self._mistaken(mistake, call)
-                    except Exception:
-                        pass
         return result
 
     def _trace(self, value: Any, call: Call, path: tuple) -> None:

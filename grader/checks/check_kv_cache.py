@@ -167,13 +167,14 @@ def test_decode_step_document_values(impl, ref):
 def test_kvcache_rejects_bad_vectors(impl, rng):
     """KVCache.append raises ValueError for a k or v that is not 1-D, or whose size differs from the cached ones"""
     cache = impl.kv_cache.KVCache()
-    k, v = normal(rng, (4,)), normal(rng, (2,))
-    cache.append(k, v)                                          # a valid append must work before errors score
+    key, value = normal(rng, (4,)), normal(rng, (2,))
+    cache.append(key, value)                                    # a valid append must work before errors score
     expect_len(cache, 1, "1 append")
-    expect_close(cache.keys, k[None], call="cache.keys after 1 append of k of shape (4,)")
-    for new_k, new_v, why in ((k[None], v, "k of shape (1, 4) is not one position's key"),
-                              (k, v[None], "v of shape (1, 2) is not one position's value"),
-                              (k[:3], v, "the cache holds keys of size 4"), (k, normal(rng, (3,)), "values of size 2")):
+    expect_close(cache.keys, key[None], call="cache.keys after 1 append of k of shape (4,)")
+    for new_k, new_v, why in ((key[None], value, "k of shape (1, 4) is not one position's key"),
+                              (key, value[None], "v of shape (1, 2) is not one position's value"),
+                              (key[:3], value, "the cache holds keys of size 4"),
+                              (key, normal(rng, (3,)), "the cache holds values of size 2")):
         expect_value_error(lambda new_k=new_k, new_v=new_v: cache.append(new_k, new_v),
                            call=f"cache.append(k of shape {new_k.shape}, v of shape {new_v.shape}) after an append "
                                 "of k (4,) and v (2,)", why=why)
