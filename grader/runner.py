@@ -186,11 +186,14 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     for other in curriculum.exercises():
         if other.module == own or other.module in functions or other.module in trusted:
             continue
-        module = importlib.import_module(f"solutions.{other.module}")
-        functions[other.module] = tuple(name for name, value in vars(module).items()
-                                        if inspect.isfunction(value) and value.__module__ == module.__name__
-                                        and not name.startswith("_"))
-    return Siblings(functions, _answer_with_reference)
+        functions[other.module] = _public_functions(other.module)
+    return Siblings(functions, _answer_with_reference, _public_functions(own))
+
+
+def _public_functions(module_name: str) -> tuple[str, ...]:
+    module = importlib.import_module(f"solutions.{module_name}")
+    return tuple(name for name, value in vars(module).items()
+                 if inspect.isfunction(value) and value.__module__ == module.__name__ and not name.startswith("_"))
 
 
 def _answer_with_reference(module: str, name: str, args: tuple, kwargs: dict) -> Any:
