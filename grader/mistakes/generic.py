@@ -63,14 +63,6 @@ SHAPE_SIZE = Mistake(
     looks_like="an axis of the result has the wrong length",
     hint="For each axis of the result, which argument says how long it must be?",
 )
-SHAPE_RANKS = Mistake(
-    id="shape_fixed_rank",
-    functions=(),
-    looks_like="the code works for one number of leading (batch) axes only",
-    hint="The docstring's `...` stands for any number of leading axes, none included. Which line assumes a "
-         "fixed number?",
-)
-
 # -- settings --------------------------------------------------------------------------------------
 SETTING_IGNORED = Mistake(
     id="setting_ignored",

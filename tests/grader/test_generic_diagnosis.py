@@ -100,3 +100,14 @@ def test_values_no_setting_explains_get_no_setting_diagnosis(session, qkv):
     Q, K, V = qkv
     weights = session.ref.attention.scaled_dot_product_attention(Q, K, V)[1]
     assert session.diagnose(failure_of(weights * 0.5, weights)) is None
+
+
+def test_every_family_is_named_by_some_mechanism():
+    from pathlib import Path
+
+    from grader.mistakes import generic, of_module
+
+    sources = "".join(path.read_text() for path in Path(generic.__file__).parents[1].glob("*.py"))
+    unused = [name for name, value in vars(generic).items() if value in of_module(generic)
+              and f"generic.{name}" not in sources]
+    assert not unused, unused
