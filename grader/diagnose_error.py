@@ -35,6 +35,7 @@ FAMILIES: tuple[tuple[str, str, Mistake], ...] = (
     ("AxisError", r"", generic.ERROR_AXIS),
     ("ValueError", r"axis -?\d+ is out of bounds", generic.ERROR_AXIS),
     ("IndexError", r"0-dimensional|too many indices for array: array is 0", generic.ERROR_INDEX_0D),
+    ("IndexError", r"boolean index did not match", generic.ERROR_BOOLEAN_INDEX),
     ("IndexError", r"out of bounds|index -?\d+", generic.ERROR_INDEX),
     ("AssertionError", r"^$", generic.ERROR_OWN_ASSERT),
 )

@@ -36,6 +36,7 @@ import numpy as np
 from . import diagnose_error, diagnose_pairs, diagnose_setting, diagnose_shape, mistakes
 from .compare import CheckFailed, explains
 from .mistaken import mistaken_reference
+from .mistakes import generic
 from .mistakes.model import Mistake
 
 EXTRA_LIMIT = 2**16  # entries (arguments and result) above which a call gets its own mistakes only (memory checks)
@@ -203,6 +204,10 @@ class Session:
             for pair in diagnose_pairs.pairs(own, got, reference):  # two at once: computed here, never recorded
                 if tried(pair, lambda pair=pair: self._rerun(pair, call)):
                     return pair
+        if dtype_only and isinstance(reference, np.ndarray) and got.dtype != reference.dtype:
+            return replace(generic.DTYPE_CHANGED, looks_like=(
+                f"the values are right but {reference.dtype} input came back {got.dtype}: a step of this function "
+                f"changed the dtype"))
         if isinstance(reference, np.ndarray) and got.shape != reference.shape:
             signature = diagnose_setting.signature(call.module, call.function)
             arguments = diagnose_shape.named_arguments(signature, _real(call.args), _real(call.kwargs))

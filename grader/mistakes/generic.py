@@ -78,6 +78,13 @@ SETTING_APPLIED = Mistake(
          "whatever the argument says?",
 )
 
+DTYPE_CHANGED = Mistake(
+    id="dtype_changed",
+    functions=(),
+    looks_like="the values are right but their dtype changed on the way",
+    hint="Follow the dtype of your arrays line by line: which step turns float32 into float64 (a float64 constant "
+         "or array, astype(float), np.asarray(..., dtype=float)) or keeps integers as integers?",
+)
 DTYPE_IN_DEPENDENCY = Mistake(
     id="dtype_changed_in_dependency",
     functions=(),
@@ -130,6 +137,13 @@ ERROR_INDEX_0D = Mistake(
     functions=(),
     looks_like="an array with no axes (a single value) was indexed; np.asarray(None) makes such an array",
     hint="An optional argument may be None. What does your code do with it before checking?",
+)
+ERROR_BOOLEAN_INDEX = Mistake(
+    id="error_boolean_index",
+    functions=(),
+    looks_like="a boolean mask indexed an array of another shape (a mask that only broadcasts cannot index)",
+    hint="Indexing with a boolean array needs exactly the indexed array's shape; which operation combines a mask "
+         "with arrays of any broadcastable shape?",
 )
 ERROR_INDEX = Mistake(
     id="error_index",

@@ -111,3 +111,13 @@ def test_every_family_is_named_by_some_mechanism():
     unused = [name for name, value in vars(generic).items() if value in of_module(generic)
               and f"generic.{name}" not in sources]
     assert not unused, unused
+
+
+def test_a_dtype_changed_with_right_values_is_named_whatever_the_function(session, qkv):
+    Q, K, V = (a.astype(np.float32) for a in qkv)
+    for expected in (session.ref.softmax.softmax(Q), session.ref.position_bias.biased_attention(Q, K, V)[1],
+                     session.ref.linear_attention.elu_feature_map(Q)):
+        with pytest.raises(CheckFailed) as caught:
+            expect_close(expected.astype(np.float64), expected, call="f(x)", dtype="same")
+        found = session.diagnose(caught.value)
+        assert found.id == "dtype_changed" and "float32 input came back float64" in found.looks_like, found

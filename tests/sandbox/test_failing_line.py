@@ -58,6 +58,12 @@ def wrong_einsum(Q, K):
 
 def axis_written(x):
     return x.sum(axis=2)
+
+
+def boolean_index(scores, mask):
+    out = scores.copy()
+    out[~mask] = -np.inf
+    return out
 '''
 
 CASES = [  # (function, args, family, words the explanation must hold)
@@ -73,6 +79,8 @@ CASES = [  # (function, args, family, words the explanation must hold)
     ("own_assert", (np.ones((4, 8)),), "error_own_assert", ["`assert X.ndim == 3`", "X is (4, 8)"]),
     ("wrong_einsum", (np.ones((2, 4, 8)), np.ones((2, 5, 8))), "error_einsum_subscripts", ["Q is (2, 4, 8)"]),
     ("axis_written", (np.ones((3, 4)),), "error_axis", ["x is (3, 4)"]),
+    ("boolean_index", (np.ones((2, 3, 3)), np.ones((3, 3), dtype=bool)), "error_boolean_index",
+     ["out is (2, 3, 3)", "mask is (3, 3)"]),
 ]
 
 
