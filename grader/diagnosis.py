@@ -27,20 +27,19 @@ registered mistake evaluated right after each call.
 """
 from __future__ import annotations
 
-import importlib.util
 import re
-import types
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-from . import mistakes
+from . import diagnose_error, diagnose_pairs, diagnose_setting, diagnose_shape, mistakes
 from .compare import CheckFailed, explains
-from .mistakes.model import Mistake, apply
+from .mistaken import mistaken_reference
+from .mistakes import generic
+from .mistakes.model import Mistake
 
+EXTRA_LIMIT = 2**16  # entries (arguments and result) above which a call gets its own mistakes only (memory checks)
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
 
 
@@ -173,21 +172,71 @@ class Session:
 
     def _first_match(self, call: Call, path: tuple, got: np.ndarray, dtype_only: bool = False) -> Mistake | None:
         """The first mistake that explains ``got`` (a mistake that makes no difference on this input
-        explains nothing, e.g. float32 rounding)."""
+        explains nothing, e.g. float32 rounding): the function's own mistakes, its other settings, the mistakes
+        of the shared pieces it uses, two of its own mistakes at once, then the shape of the result."""
         reference = _part(call.result, path)
-        for mistake in self._candidates(call):
+        singles = []
+
+        def tried(mistake: Mistake, compute: Callable[[], Any]) -> bool:
             try:
-                if mistake.compute is not None:
-                    candidate = mistake.compute(call, got, reference)
-                else:
-                    candidate = _part(self._mistaken(mistake, call), path)
+                candidate = _part(compute(), path)
             except Exception:  # a mistake undefined for this input is no diagnosis, never a grader error
-                continue
-            if explains(got, candidate, reference, dtype_only):
+                return False
+            singles.append((mistake, candidate))
+            return explains(got, candidate, reference, dtype_only)
+
+        for mistake in self._candidates(call):
+            if mistake.compute is not None:
+                if tried(mistake, lambda mistake=mistake: mistake.compute(call, got, reference)):
+                    return mistake
+            elif tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
                 return mistake
+        own = list(singles)
+        if _elements((call.result, *call.args, *call.kwargs.values())) > EXTRA_LIMIT:  # a memory check's call
+            return None
+        for run, compute in self._settings(call):
+            if tried(run, lambda run=run, compute=compute: self._mistaken(run, call, compute)):
+                return diagnose_setting.named(run)
+        for mistake in mistakes.reaching(call.module):  # a shared piece's mistake, made inside this function
+            if tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
+                return mistake
+        if not getattr(self.reference, "records_mistakes", False) and not hasattr(self.reference, "mistaken"):
+            for pair in diagnose_pairs.pairs(own, got, reference):  # two at once: computed here, never recorded
+                if tried(pair, lambda pair=pair: self._rerun(pair, call)):
+                    return pair
+        if dtype_only and isinstance(reference, np.ndarray) and got.dtype != reference.dtype:
+            return replace(generic.DTYPE_CHANGED, looks_like=(
+                f"the values are right but {reference.dtype} input came back {got.dtype}: a step of this function "
+                f"changed the dtype"))
+        if isinstance(reference, np.ndarray) and got.shape != reference.shape:
+            signature = diagnose_setting.signature(call.module, call.function)
+            arguments = diagnose_shape.named_arguments(signature, _real(call.args), _real(call.kwargs))
+            return diagnose_shape.explain(got.shape, reference.shape, arguments)
         return None
 
+    def _settings(self, call: Call) -> list[tuple[Mistake, Callable[[], Any]]]:
+        """The call rerun on the reference under its other settings (``grader.diagnose_setting``)."""
+        if call.stateful:
+            return []
+        owner = getattr(self.reference, call.module)
+
+        def rerun(args: tuple, kwargs: dict) -> Callable[[], Any]:
+            return lambda: getattr(owner, call.function)(*args, **kwargs)
+
+        try:
+            runs = diagnose_setting.variants(call.module, call.function, _real(call.args), _real(call.kwargs))
+        except Exception:  # an argument the rules cannot pair up (shapes that do not broadcast): no other setting
+            return []
+        return [(run, rerun(args, kwargs)) for run, args, kwargs in runs]
+
     def _diagnose_error(self, failure: AssertionError) -> Mistake | None:
+        """A registered mistake that raises as the student's code did, else the numpy error family of the
+        failing line (``grader.diagnose_error``)."""
+        return self._registered_error(failure) or diagnose_error.explain(
+            getattr(failure, "error_type", ""), getattr(failure, "error_message", ""), getattr(failure, "where", ""),
+            getattr(failure, "line", ""), getattr(failure, "names", ()))
+
+    def _registered_error(self, failure: AssertionError) -> Mistake | None:
         error_type, function = getattr(failure, "error_type", ""), getattr(failure, "function", "")
         call = next((c for c in reversed(self.calls) if c.function == function), None)
         if not error_type or call is None:
@@ -196,7 +245,7 @@ class Session:
         wanted = (error_type, error_words(message))
         candidates = self._candidates(call)
         with np.errstate(all="ignore"):
-            for mistake in candidates:
+            for mistake in (*candidates, *mistakes.reaching(call.module)):
                 if mistake.compute is not None:
                     continue
                 try:
@@ -217,14 +266,14 @@ class Session:
         """
         return mistakes.for_function(call.module, call.function)
 
-    def _mistaken(self, mistake: Mistake, call: Call) -> Any:
-        """What the mistaken reference returns for ``call`` (asked of the reference when it knows)."""
+    def _mistaken(self, mistake: Mistake, call: Call, compute: Callable[[], Any] | None = None) -> Any:
+        """What the mistaken reference (or ``compute``) returns for ``call`` (asked of the reference when it knows)."""
         answer = getattr(self.reference, "mistaken", None)
-        compute = lambda: self._rerun(mistake, call)  # noqa: E731
+        compute = compute or (lambda: self._rerun(mistake, call))
         return compute() if answer is None else answer(mistake, call.key, compute)
 
     def _rerun(self, mistake: Mistake, call: Call) -> Any:
-        namespace = mistaken_reference(mistake.id)
+        namespace = mistaken_reference(mistake.id, call.module)
         if not call.stateful:  # memoised like the reference: a class makes the same calls again and again
             from .reference import cache
 
@@ -267,24 +316,13 @@ def _real(value: Any) -> Any:
     return value
 
 
+def _elements(value: Any) -> int:
+    if isinstance(value, np.ndarray):
+        return value.size
+    return sum(_elements(item) for item in value[:64]) if isinstance(value, (tuple, list)) else 0
+
+
 def _part(value: Any, path: tuple) -> Any:
     for index in path:
         value = value[index]
     return value
-
-
-@lru_cache(maxsize=None)
-def mistaken_reference(mistake_id: str) -> dict[str, types.ModuleType]:
-    """Solution module name -> module, the mistake's own module patched (built once per process)."""
-    module, mistake = mistakes.by_id()[mistake_id]
-    spec = importlib.util.find_spec(f"solutions.{module}")
-    source = Path(spec.origin).read_text(encoding="utf-8")
-    source = apply(source, mistake.patch, f"{mistake_id} on solutions/{module}.py")
-    patched = types.ModuleType(f"solutions.{module}", f"solutions/{module}.py with the mistake {mistake_id}")
-    patched.__package__ = "solutions"                  # sibling imports resolve to the real reference
-    patched.__file__ = spec.origin
-    exec(compile(source, f"<{mistake_id}: solutions/{module}.py>", "exec"), patched.__dict__)
-    namespace = {name: importlib.import_module(f"solutions.{name}")
-                 for name, _ in mistakes.registry().values()}
-    namespace[module] = patched
-    return namespace

@@ -23,6 +23,22 @@ PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR = Status  # the members, in the or
 
 
 @dataclass
+class WrongValue:
+    """What an undiagnosed wrong value looked like, enough to find students who share it (``attnkit grade``'s
+    unnamed groups): the failing call, the value's shape and dtype, up to :data:`SAMPLE` entries taken at fixed
+    places (non-finite ones as text) and the first differing entry as the message said it."""
+
+    call: str
+    shape: list
+    dtype: str
+    sample: list
+    difference: str = ""
+
+
+SAMPLE = 32
+
+
+@dataclass
 class CheckResult:
     exercise: str
     name: str            # the check function's name, e.g. test_softmax_matches_reference
@@ -37,9 +53,12 @@ class CheckResult:
     visibility: str = "visible"
     seconds: float = 0.0
     blocked_by: str = ""  # another exercise whose module stopped this check (its error, its missing code)
+    wrong: WrongValue | None = None  # a wrong value no mistake explains (for grouping students who share it)
 
     def __post_init__(self):
         self.status = Status(self.status)  # a results file read back holds the plain value
+        if isinstance(self.wrong, dict):
+            self.wrong = WrongValue(**self.wrong)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from . import curriculum
 from .compare import CheckFailed
 from .diagnosis import Session
 from .reference import reference as reference_solutions
-from .results import CheckResult, ExerciseResult, Status
+from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
 from .sandbox import errors
 from .sandbox.proxy import Implementation
 
@@ -40,6 +40,7 @@ class CheckSpec:
     function: Callable
     fixtures: tuple[str, ...]
     heavy: bool = False
+    rule: str = "values"
 
 
 def check_module_name(exercise: str) -> str:
@@ -63,7 +64,7 @@ def discover(exercise: str) -> tuple[CheckSpec, ...]:
         title = (inspect.getdoc(function) or name).splitlines()[0]
         specs.append(CheckSpec(exercise, name, title, function.attnkit_task, function.attnkit_points,
                                function.attnkit_visibility, function, parameters,
-                               getattr(function, "attnkit_heavy", False)))
+                               getattr(function, "attnkit_heavy", False), getattr(function, "attnkit_rule", "values")))
     specs.sort(key=lambda spec: spec.function.__code__.co_firstlineno)
     return tuple(specs)
 
@@ -100,9 +101,13 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         result.status, result.message = Status.FAILED, failure.message
         result.blocked_by = _exercise_of(getattr(failure, "sibling", ""), spec.exercise)
         diagnosis = getattr(failure, "diagnosis", None) or session.diagnose(failure)
+        if getattr(failure, "dtype_only", False):
+            diagnosis = _promoting_dependency(spec.exercise, impl, reference) or diagnosis
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
             result.message += f"\n  looks like {diagnosis.looks_like}"
+        else:
+            result.wrong = wrong_value(failure)
     except errors.StudentError as failure:
         result.status, result.message = Status.FAILED, failure.message
         result.blocked_by = _exercise_of(failure.sibling, spec.exercise)
@@ -113,6 +118,28 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _promoting_dependency(exercise: str, impl: Any, reference: Any):
+    from .promotion import promoting_dependency
+
+    try:
+        return promoting_dependency(exercise, impl, reference)
+    except Exception:  # a front end whose impl cannot reach the other exercises (a notebook): no such diagnosis
+        return None
+
+
+def wrong_value(failure: AssertionError) -> WrongValue | None:
+    """The fingerprint of an undiagnosed wrong value (None unless the check compared an array it got)."""
+    got = getattr(failure, "got", None)
+    if not isinstance(got, np.ndarray) or got.dtype.kind not in "fiub" or getattr(failure, "dtype_only", False):
+        return None
+    flat = got.reshape(-1)
+    places = np.unique(np.linspace(0, flat.size - 1, min(SAMPLE, flat.size)).astype(np.int64)) if flat.size else []
+    sample = [float(v) if np.isfinite(v) else str(float(v)) for v in flat[places].astype(np.float64)]
+    first = failure.message.split("\n", 1)[0]
+    call, _, difference = first.partition(" returned ")
+    return WrongValue(call, list(got.shape), got.dtype.name, sample, difference.partition(": ")[2] or difference)
 
 
 def _exercise_of(module: str, own: str) -> str:
@@ -159,11 +186,14 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     for other in curriculum.exercises():
         if other.module == own or other.module in functions or other.module in trusted:
             continue
-        module = importlib.import_module(f"solutions.{other.module}")
-        functions[other.module] = tuple(name for name, value in vars(module).items()
-                                        if inspect.isfunction(value) and value.__module__ == module.__name__
-                                        and not name.startswith("_"))
-    return Siblings(functions, _answer_with_reference)
+        functions[other.module] = _public_functions(other.module)
+    return Siblings(functions, _answer_with_reference, _public_functions(own))
+
+
+def _public_functions(module_name: str) -> tuple[str, ...]:
+    module = importlib.import_module(f"solutions.{module_name}")
+    return tuple(name for name, value in vars(module).items()
+                 if inspect.isfunction(value) and value.__module__ == module.__name__ and not name.startswith("_"))
 
 
 def _answer_with_reference(module: str, name: str, args: tuple, kwargs: dict) -> Any:

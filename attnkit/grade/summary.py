@@ -9,6 +9,8 @@ from pathlib import Path
 from attnkit import atomic
 from grader.results import GRADER_ERROR, SubmissionResult
 
+from .unnamed import shared_unnamed
+
 TOP_MISTAKES = 10
 
 
@@ -62,6 +64,7 @@ def class_summary(results: list[SubmissionResult], exercise_ids: tuple[str, ...]
         "max_score": number(max((r.max_score for r in results), default=0)),
         "exercises": per_exercise,
         "mistakes": [{"exercise": ex, "mistake": m, "students": n} for (ex, m), n in ranked],
+        "unnamed": shared_unnamed(results),
         "problems": problems(results, errors),
         "grader_errors": [{"check": name, "students": n} for name, n in sorted(broken.items())],
         "warnings": list(warnings),
@@ -93,6 +96,12 @@ def summary_text(summary: dict) -> str:
     if summary["mistakes"]:
         lines += ["", "most frequent diagnosed mistakes (students):"]
         lines += [f"  {m['students']:>4}  {m['exercise']}: {m['mistake']}" for m in summary["mistakes"]]
+    if summary.get("unnamed"):
+        lines += ["", "wrong values shared by several students that no known mistake explains (worth naming):"]
+        for u in summary["unnamed"]:
+            more = f" and {len(u['checks']) - 1} more check(s)" if len(u["checks"]) > 1 else ""
+            lines += [f"  {u['students']:>4}  {u['exercise']}: {u['check']}{more} (e.g. {u['example']})",
+                      f"        {u['call']} returned {u['difference'][:160]}"]
     if summary["problems"]:
         lines += ["", "submissions with problems:"]
         lines += [f"  {p['student']}: {p['kind'].replace('_', ' ')}: {(p['detail'].splitlines() or [''])[0]}"

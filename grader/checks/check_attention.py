@@ -69,7 +69,7 @@ def test_sdpa_document_values(impl, ref):
                 atol=printed["weights"].atol, rtol=0, origin=origin)
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="dtype")
 def test_attention_dtypes(impl, ref, rng):
     """attention keeps float32 float32 and returns float64 for integer arrays or lists"""
     Q, K, V = INTEGER_QKV
@@ -122,7 +122,7 @@ def test_self_attention_matches_reference(impl, ref, rng):
                      what="weights summed over the keys")
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="untouched")
 def test_attention_leaves_inputs_untouched(impl, ref, rng):
     """scaled_dot_product_attention and self_attention leave the caller's arrays as they were"""
     Q, K, V = normal(rng, (2, 4, 3)), normal(rng, (2, 5, 3)), normal(rng, (2, 5, 2))

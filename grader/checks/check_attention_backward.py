@@ -2,7 +2,7 @@
 attention, against the reference and against central finite differences."""
 import numpy as np
 
-from grader.checks.common import expect_dtypes, normal
+from grader.checks.common import expect_dtypes, expect_value_error, normal
 from grader.checks.marks import check
 from grader.checks.untouched import expect_untouched
 from grader.compare import arg, call_text, expect_close, expect_parts
@@ -26,8 +26,9 @@ def expect_gradients(got, expected, *, call, atol=None, rtol=None, origin=None):
 
 def check_backward(impl, ref, Q, K, V, dO, mask=None):
     args = (Q, K, V, dO) + (() if mask is None else (mask,))
-    return expect_gradients(impl.attention_backward.attention_backward(*args),
-                            ref.attention_backward.attention_backward(*args), call=backward_call(Q, K, V, dO, mask))
+    expected = ref.attention_backward.attention_backward(*args)   # first: an exception of the student's is
+    return expect_gradients(impl.attention_backward.attention_backward(*args),  # diagnosed on this call
+                            expected, call=backward_call(Q, K, V, dO, mask))
 
 
 def central_differences(loss, arrays, index):
@@ -128,7 +129,7 @@ def test_attention_backward_finite_differences(impl, ref, rng):
                      origin=ref.attention_backward.attention_backward(Q, K, V, dO, mask))
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="dtype")
 def test_attention_backward_dtypes(impl, ref, rng):
     """the gradients keep float32, and integer arrays give float64 gradients"""
     y, dy = ref.softmax.softmax(normal(rng, (3, 4), np.float32)), normal(rng, (3, 4), np.float32)
@@ -142,7 +143,7 @@ def test_attention_backward_dtypes(impl, ref, rng):
                       names=GRADIENTS)
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="untouched")
 def test_backward_leaves_inputs_untouched(impl, ref, rng):
     """softmax_backward and attention_backward leave the caller's arrays as they were"""
     y, dy = ref.softmax.softmax(normal(rng, (3, 4))), normal(rng, (3, 4))
@@ -154,3 +155,22 @@ def test_backward_leaves_inputs_untouched(impl, ref, rng):
     expect_untouched(impl, "attention_backward", "attention_backward", (Q, K, V, dO), {"mask": mask},
                      names=("Q", "K", "V", "dO"), parts=("dQ", "dK", "dV"), mistake=MODIFIES_INPUT,
                      expected=ref.attention_backward.attention_backward(Q, K, V, dO, mask=mask))
+
+
+@check(points=1, task=2, rule="raises")
+def test_backward_rejects_mismatched_shapes(impl, ref, rng):
+    """softmax_backward raises ValueError when y and dy differ in shape; attention_backward when dO does not have
+    the shape of the attention's output"""
+    y, dy = ref.softmax.softmax(normal(rng, (3, 4))), normal(rng, (3, 4))
+    expect_close(impl.attention_backward.softmax_backward(y, dy), ref.attention_backward.softmax_backward(y, dy),
+                 call=call_text("softmax_backward", arg("y", y), arg("dy", dy)))  # valid calls before errors
+    Q, K, V = normal(rng, (3, 4)), normal(rng, (5, 4)), normal(rng, (5, 2))
+    check_backward(impl, ref, Q, K, V, normal(rng, (3, 2)))
+    for wrong in (dy[:, :3], dy[None]):
+        expect_value_error(lambda wrong=wrong: impl.attention_backward.softmax_backward(y, wrong),
+                           call=call_text("softmax_backward", arg("y", y), arg("dy", wrong)),
+                           why="each entry of y needs its own gradient entry")
+    for shape in ((3, 4), (5, 2), (2, 3, 2)):
+        dO = normal(rng, shape)
+        expect_value_error(lambda dO=dO: impl.attention_backward.attention_backward(Q, K, V, dO),
+                           call=backward_call(Q, K, V, dO), why="dO has the shape of the output, (3, 2)")

@@ -1,7 +1,7 @@
 """Checks for exercise ``cross_attention``: queries from one sequence, keys and values from another."""
 import numpy as np
 
-from grader.checks.common import expect_dtypes, expect_pair, normal
+from grader.checks.common import expect_dtypes, expect_pair, expect_value_error, normal
 from grader.checks.marks import check
 from grader.checks.untouched import expect_untouched
 from grader.compare import arg, call_text
@@ -18,8 +18,8 @@ def cross_call(*args):
 
 def check_cross(impl, ref, *args):
     """Compare the student's cross_attention(*args) with the reference's, weights first."""
-    expect_pair(impl.cross_attention.cross_attention(*args), ref.cross_attention.cross_attention(*args),
-                call=cross_call(*args))
+    expected = ref.cross_attention.cross_attention(*args)
+    expect_pair(impl.cross_attention.cross_attention(*args), expected, call=cross_call(*args))
 
 
 def projections(rng, d_x, d_z, d_k, d_v, dtype=np.float64):
@@ -77,7 +77,7 @@ def test_cross_no_real_token(impl, ref, rng):
     check_cross(impl, ref, X, Z, *W, real)
 
 
-@check(points=1, task=1, visibility="hidden")
+@check(points=1, task=1, rule="dtype")
 def test_cross_attention_dtypes(impl, ref, rng):
     """cross_attention keeps float32 and returns float64 for integer arrays or lists"""
     X, Z = normal(rng, (2, 3), np.float32), normal(rng, (4, 2), np.float32)
@@ -87,7 +87,7 @@ def test_cross_attention_dtypes(impl, ref, rng):
         expect_dtypes(impl.cross_attention.cross_attention(*args), expected, call=cross_call(*args))
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, rule="untouched")
 def test_cross_leaves_inputs_untouched(impl, ref, rng):
     """cross_attention leaves the caller's arrays (X, Z, the weights, the padding mask) as they were"""
     X, Z = normal(rng, (3, 4)), normal(rng, (5, 4))
@@ -96,3 +96,18 @@ def test_cross_leaves_inputs_untouched(impl, ref, rng):
     expect_untouched(impl, "cross_attention", "cross_attention", (X, Z, W_Q, W_K, W_V), {"key_padding_mask": padding},
                      names=("X", "Z", "W_Q", "W_K", "W_V"), mistake=MODIFIES_INPUT,
                      expected=ref.cross_attention.cross_attention(X, Z, W_Q, W_K, W_V, key_padding_mask=padding))
+
+
+@check(points=1, task=1, rule="raises")
+def test_cross_rejects_mismatched_shapes(impl, ref, rng):
+    """cross_attention raises ValueError when X and Z have different leading dimensions or the key padding mask
+    does not have Z's shape without its last axis"""
+    W = projections(rng, 3, 2, 2, 3)
+    X, Z = normal(rng, (2, 4, 3)), normal(rng, (2, 5, 2))
+    check_cross(impl, ref, X, Z, *W)                            # a valid call must work before errors score
+    for other, mask, why in ((normal(rng, (3, 5, 2)), None, "X has 2 sequences and Z has 3"),
+                             (Z, np.ones((2, 4), dtype=bool), "Z has 5 tokens, the mask describes 4"),
+                             (Z, np.ones((5,), dtype=bool), "the mask needs one row per sequence of Z: (2, 5)")):
+        args = (X, other, *W) + (() if mask is None else (mask,))
+        expect_value_error(lambda args=args: impl.cross_attention.cross_attention(*args), call=cross_call(*args),
+                           why=why)

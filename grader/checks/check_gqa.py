@@ -78,7 +78,7 @@ def test_gqa_multi_query(impl, ref, rng):
         check_gqa(impl, ref, X, W, n_heads, 1, mask)
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="raises")
 def test_gqa_rejects_indivisible(impl, ref, rng):
     """grouped_query_attention raises ValueError when d_model % n_heads or n_heads % n_kv_heads is not 0"""
     X, W = gqa_inputs(rng, (3, 8), 4, 2)
@@ -92,7 +92,7 @@ def test_gqa_rejects_indivisible(impl, ref, rng):
                            call=gqa_call(X, W, n_heads, n_kv_heads), why=why)
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="dtype")
 def test_gqa_dtypes(impl, ref, rng):
     """repeat_kv keeps the dtype (integers too); grouped_query_attention keeps float32, integers give float64"""
     for x in (normal(rng, (2, 3, 4), np.float32), np.arange(24).reshape(2, 3, 4)):
@@ -127,7 +127,7 @@ def test_kv_cache_bytes(impl, ref):
         raise AssertionError("reference kv_cache_bytes does not give 2 GiB, 512 MiB and 64 MiB")
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="untouched")
 def test_gqa_leaves_inputs_untouched(impl, ref, rng):
     """repeat_kv and grouped_query_attention leave the caller's arrays as they were"""
     x = normal(rng, (2, 5, 3))
@@ -139,3 +139,27 @@ def test_gqa_leaves_inputs_untouched(impl, ref, rng):
     expect_untouched(impl, "gqa", "grouped_query_attention", (X, W_Q, W_K, W_V, W_O, 4, 2), {"mask": mask},
                      names=("X", "W_Q", "W_K", "W_V", "W_O", "n_heads", "n_kv_heads"), mistake=MODIFIES_INPUT,
                      expected=ref.gqa.grouped_query_attention(X, W_Q, W_K, W_V, W_O, 4, 2, mask=mask))
+
+
+@check(points=1, task=3, rule="raises")
+def test_gqa_rejects_bad_arguments(impl, ref, rng):
+    """repeat_kv raises ValueError for n_rep < 1 or fewer than 3 axes; grouped_query_attention for W_K or W_V
+    without n_kv_heads * d_head columns; kv_cache_bytes for a negative size"""
+    x = normal(rng, (2, 3, 4))
+    expect_close(impl.gqa.repeat_kv(x, 2), ref.gqa.repeat_kv(x, 2), call=call_text("repeat_kv", arg("x", x), "n_rep=2"))
+    X, W = gqa_inputs(rng, (3, 8), 4, 2)
+    check_gqa(impl, ref, X, W, 4, 2)                            # valid calls must work before errors score
+    expect_close(np.asarray(impl.gqa.kv_cache_bytes(2, 2, 4, 8)), np.asarray(ref.gqa.kv_cache_bytes(2, 2, 4, 8)),
+                 call="kv_cache_bytes(2, 2, 4, 8)")
+    for value, n_rep, why in ((x, 0, "n_rep must be at least 1"), (x, -1, "n_rep must be at least 1"),
+                              (x[0], 2, "x needs (..., n_kv_heads, n, d): at least 3 axes")):
+        expect_value_error(lambda value=value, n_rep=n_rep: impl.gqa.repeat_kv(value, n_rep),
+                           call=call_text("repeat_kv", arg("x", value), f"n_rep={n_rep}"), why=why)
+    for index, name in ((1, "W_K"), (2, "W_V")):
+        wrong = list(W)
+        wrong[index] = normal(rng, (8, 6))
+        expect_value_error(lambda wrong=wrong: impl.gqa.grouped_query_attention(X, *wrong, 4, 2),
+                           call=gqa_call(X, wrong, 4, 2), why=f"{name} needs n_kv_heads * d_head = 4 columns")
+    for sizes in ((-1, 2, 4, 8), (2, 2, 4, -8)):
+        expect_value_error(lambda sizes=sizes: impl.gqa.kv_cache_bytes(*sizes),
+                           call=f"kv_cache_bytes{sizes}", why="a size cannot be negative")

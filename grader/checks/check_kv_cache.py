@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import expect_dtypes, normal
+from grader.checks.common import expect_dtypes, expect_value_error, normal
 from grader.checks.marks import check
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes import kv_cache as mistakes
@@ -67,7 +67,7 @@ def test_kvcache_append_and_read(impl, rng):
     expect_close(cache.values, np.array([[3.0], [-1.0]]), call=f"cache.values {appended} v [-1]")
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="dtype")
 def test_kv_cache_dtypes(impl, ref, rng):
     """KVCache holds integer keys and values as float64 and keeps float32; decode_step keeps float32"""
     cache = impl.kv_cache.KVCache()
@@ -161,3 +161,20 @@ def test_decode_step_document_values(impl, ref):
                  atol=printed["V"].atol, rtol=0, origin=origin[0])
     expect_close(got[2], printed["output"].value[2], call=call, what="(step 3: 'great' sees all three tokens)",
                  atol=printed["output"].atol, rtol=0, origin=origin[2])
+
+
+@check(points=1, task=1, rule="raises")
+def test_kvcache_rejects_bad_vectors(impl, rng):
+    """KVCache.append raises ValueError for a k or v that is not 1-D, or whose size differs from the cached ones"""
+    cache = impl.kv_cache.KVCache()
+    key, value = normal(rng, (4,)), normal(rng, (2,))
+    cache.append(key, value)                                    # a valid append must work before errors score
+    expect_len(cache, 1, "1 append")
+    expect_close(cache.keys, key[None], call="cache.keys after 1 append of k of shape (4,)")
+    for new_k, new_v, why in ((key[None], value, "k of shape (1, 4) is not one position's key"),
+                              (key, value[None], "v of shape (1, 2) is not one position's value"),
+                              (key[:3], value, "the cache holds keys of size 4"),
+                              (key, normal(rng, (3,)), "the cache holds values of size 2")):
+        expect_value_error(lambda new_k=new_k, new_v=new_v: cache.append(new_k, new_v),
+                           call=f"cache.append(k of shape {new_k.shape}, v of shape {new_v.shape}) after an append "
+                                "of k (4,) and v (2,)", why=why)

@@ -12,14 +12,16 @@ from grader.sandbox.secret import unpredictable
 MEMORY_N, MEMORY_D = 4096, 16
 
 
-def linear_call(Q, K, V, causal=None):
+def linear_call(Q, K, V, causal=None, eps=None):
     return call_text("linear_attention", arg("Q", Q), arg("K", K), arg("V", V),
-                     *(() if causal is None else (f"causal={causal}",)))
+                     *(() if causal is None else (f"causal={causal}",)), *(() if eps is None else (f"eps={eps}",)))
 
 
-def check_linear(impl, ref, Q, K, V, causal):
-    expect_close(impl.linear_attention.linear_attention(Q, K, V, causal=causal),
-                 ref.linear_attention.linear_attention(Q, K, V, causal=causal), call=linear_call(Q, K, V, causal))
+def check_linear(impl, ref, Q, K, V, causal, eps=None):
+    options = {"causal": causal, **({} if eps is None else {"eps": eps})}
+    expected = ref.linear_attention.linear_attention(Q, K, V, **options)
+    expect_close(impl.linear_attention.linear_attention(Q, K, V, **options), expected,
+                 call=linear_call(Q, K, V, causal, eps))
 
 
 @check(points=2, task=1)
@@ -39,6 +41,9 @@ def test_linear_matches_reference(impl, ref, rng):
                            ((2, 4, 4), (2, 9, 4), (2, 9, 4), np.float32)):
         Q, K, V = normal(rng, q, dtype, 1.5), normal(rng, k, dtype, 1.5), normal(rng, v, dtype)
         check_linear(impl, ref, Q, K, V, False)
+    Q, K, V = normal(rng, (4, 3)), normal(rng, (6, 3)) * 0.01, normal(rng, (6, 2))  # small sums: eps matters
+    for eps in (0.5, 1e-12):
+        check_linear(impl, ref, Q, K, V, False, eps)
 
 
 @check(points=3, task=2)
@@ -51,7 +56,7 @@ def test_linear_causal(impl, ref, rng):
         check_linear(impl, ref, Q, K, V, True)
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="raises")
 def test_linear_causal_needs_equal_lengths(impl, ref, rng):
     """linear_attention with causal=True raises ValueError when n_q != n_k"""
     Q, K, V = normal(rng, (4, 3)), normal(rng, (4, 3)), normal(rng, (4, 2))
@@ -61,7 +66,7 @@ def test_linear_causal_needs_equal_lengths(impl, ref, rng):
                        call=linear_call(Q, K, V, True), why="a causal query i needs key i: n_q must equal n_k")
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="dtype")
 def test_linear_attention_dtypes(impl, ref, rng):
     """elu_feature_map and linear_attention keep float32; integers give float64"""
     for x in (normal(rng, (3, 4), np.float32), np.array([[-2, 0, 3]])):
@@ -74,7 +79,7 @@ def test_linear_attention_dtypes(impl, ref, rng):
                       call=linear_call(Q, K, V, causal))
 
 
-@check(points=5, task=3, heavy=True)
+@check(points=5, task=3, heavy=True, rule="memory")
 def test_linear_memory(impl, ref, rng):
     """linear_attention at n = 4096, d = 16 uses under 1/8 of an n x n float64 matrix (1/4 with causal=True)"""
     n, d = MEMORY_N, MEMORY_D
@@ -98,7 +103,7 @@ def test_linear_memory(impl, ref, rng):
         expect_kernel_memory(impl, call=call, n=n, mistake=FULL_MATRIX)
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="untouched")
 def test_linear_leaves_inputs_untouched(impl, ref, rng):
     """elu_feature_map and linear_attention leave the caller's arrays as they were"""
     x = normal(rng, (4, 3), scale=2.0)

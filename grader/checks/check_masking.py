@@ -49,7 +49,7 @@ def test_apply_mask_matches_reference(impl, ref, rng):
         expect_close(got, expected, call=call)
 
 
-@check(points=1, task=3, visibility="hidden")
+@check(points=1, task=3, rule="dtype")
 def test_masking_dtypes(impl, ref, rng):
     """masks are boolean; apply_mask keeps float32 and returns float64 for integer scores (-inf is not an int)"""
     expect_dtypes(impl.masking.causal_mask(4), ref.masking.causal_mask(4), call="causal_mask(4)")
@@ -75,7 +75,7 @@ def test_apply_mask_document_scores(impl, ref):
                      call=call_text("apply_mask", arg("scores", scores), arg("mask", mask)), origin=origin)
 
 
-@check(points=1, task=3)
+@check(points=1, task=3, rule="untouched")
 def test_apply_mask_leaves_inputs_untouched(impl, ref, rng):
     """apply_mask leaves the caller's scores and mask as they were (it returns a masked copy)"""
     for dtype in DTYPES:

@@ -41,7 +41,7 @@ def test_split_heads_document_shapes(impl, ref, rng):
         expect_close(got, expected, call=call)                  # the right shape holding the right values
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, rule="raises")
 def test_split_heads_rejects_indivisible(impl, ref, rng):
     """split_heads raises ValueError when d_model is not divisible by n_heads"""
     X = normal(rng, (3, 6))
@@ -123,7 +123,7 @@ def test_mhsa_document_shapes(impl, ref, rng):
         expect_pair(got, expected, call=call)                   # the right shapes holding the right values
 
 
-@check(points=1, task=3, visibility="hidden")
+@check(points=1, task=3, rule="raises")
 def test_mhsa_rejects_indivisible(impl, ref, rng):
     """multi_head_self_attention raises ValueError when d_model is not divisible by n_heads"""
     X = normal(rng, (3, 6))
@@ -134,7 +134,7 @@ def test_mhsa_rejects_indivisible(impl, ref, rng):
                        why="d_model=6 is not divisible by n_heads=4")
 
 
-@check(points=1, task=3, visibility="hidden")
+@check(points=1, task=3, rule="dtype")
 def test_multihead_dtypes(impl, ref, rng):
     """split_heads, merge_heads and multi_head_self_attention keep float32; integer input gives float64"""
     X = normal(rng, (2, 4, 6), np.float32)
@@ -150,7 +150,7 @@ def test_multihead_dtypes(impl, ref, rng):
         expect_dtypes(impl.multihead.multi_head_self_attention(X, *W, 2), expected, call=mhsa_call(X, W, 2))
 
 
-@check(points=1, task=3)
+@check(points=1, task=3, rule="untouched")
 def test_multihead_leaves_inputs_untouched(impl, ref, rng):
     """split_heads, merge_heads and multi_head_self_attention leave the caller's arrays as they were"""
     X = normal(rng, (2, 5, 8))

@@ -20,8 +20,9 @@ def biased_call(Q, K, V, bias=None, mask=None):
 
 
 def check_biased(impl, ref, Q, K, V, bias=None, mask=None):
-    expect_pair(impl.position_bias.biased_attention(Q, K, V, bias, mask),
-                ref.position_bias.biased_attention(Q, K, V, bias, mask), call=biased_call(Q, K, V, bias, mask))
+    expected = ref.position_bias.biased_attention(Q, K, V, bias, mask)
+    expect_pair(impl.position_bias.biased_attention(Q, K, V, bias, mask), expected,
+                call=biased_call(Q, K, V, bias, mask))
 
 
 @check(points=2, task=1)
@@ -56,7 +57,7 @@ def test_sliding_window_mask_matches_reference(impl, ref):
                     ref.position_bias.sliding_window_mask(n, window, causal), call=call)
 
 
-@check(points=1, task=3, visibility="hidden")
+@check(points=1, task=3, rule="raises")
 def test_sliding_window_rejects_empty_window(impl, ref):
     """sliding_window_mask raises ValueError for a window smaller than 1"""
     expect_mask(impl.position_bias.sliding_window_mask(4, 2), ref.position_bias.sliding_window_mask(4, 2),
@@ -89,9 +90,26 @@ def test_biased_attention_mask_beats_bias(impl, ref, rng):
     mask = np.array([[True, True, False, False, False], [False] * 5, [True] * 4 + [False], [True] * 4 + [False]])
     check_biased(impl, ref, Q, K, V, bias, mask)
     check_biased(impl, ref, Q, K, V, mask=mask)
+    bias[:, 4] = 2e9                                            # larger than any finite fill a mask could use
+    check_biased(impl, ref, Q, K, V, bias, mask)
 
 
-@check(points=1, task=4, visibility="hidden")
+@check(points=1, task=4, rule="raises")
+def test_position_bias_rejects_bad_arguments(impl, ref, rng):
+    """alibi_slopes raises ValueError for fewer than 1 head; biased_attention for a bias that does not broadcast"""
+    check_slopes(impl, ref, (2,))                               # valid calls must work before errors score
+    Q, K, V = normal(rng, (3, 4)), normal(rng, (5, 4)), normal(rng, (5, 2))
+    check_biased(impl, ref, Q, K, V, normal(rng, (3, 5)))
+    for n_heads in (0, -2):
+        expect_value_error(lambda n_heads=n_heads: impl.position_bias.alibi_slopes(n_heads),
+                           call=f"alibi_slopes({n_heads})", why="there must be at least one head")
+    for shape in ((5, 3), (2, 3, 4)):
+        bias = normal(rng, shape)
+        expect_value_error(lambda bias=bias: impl.position_bias.biased_attention(Q, K, V, bias),
+                           call=biased_call(Q, K, V, bias), why="the bias must broadcast to the (3, 5) scores")
+
+
+@check(points=1, task=4, rule="dtype")
 def test_position_bias_dtypes(impl, ref, rng):
     """slopes and biases are float64, sliding windows boolean, biased_attention keeps float32"""
     expect_dtypes(impl.position_bias.alibi_slopes(4), ref.position_bias.alibi_slopes(4), call="alibi_slopes(4)")
@@ -105,7 +123,7 @@ def test_position_bias_dtypes(impl, ref, rng):
     expect_dtypes(impl.position_bias.biased_attention(Q, K, V, bias), expected, call=biased_call(Q, K, V, bias))
 
 
-@check(points=1, task=4)
+@check(points=1, task=4, rule="untouched")
 def test_biased_attention_leaves_inputs_untouched(impl, ref, rng):
     """biased_attention leaves the caller's Q, K, V, bias and mask as they were"""
     Q, K, V = normal(rng, (2, 5, 3)), normal(rng, (2, 5, 3)), normal(rng, (2, 5, 2))

@@ -89,7 +89,7 @@ def test_rope_relative_positions(impl, ref, rng):
         expect_close(got, wanted, call=call)
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="raises")
 def test_rope_rejects_odd_dimension(impl, ref, rng):
     """apply_rope raises ValueError for an odd feature size d"""
     x = normal(rng, (3, 4))
@@ -101,7 +101,7 @@ def test_rope_rejects_odd_dimension(impl, ref, rng):
                            why=f"d={shape[-1]} is odd, features are rotated in pairs")
 
 
-@check(points=1, task=2, visibility="hidden")
+@check(points=1, task=2, rule="dtype")
 def test_positional_dtypes(impl, ref, rng):
     """sinusoidal_encoding is float64; apply_rope keeps float32 and gives float64 for integers"""
     expect_dtypes(impl.positional.sinusoidal_encoding(4, 6), ref.positional.sinusoidal_encoding(4, 6),
@@ -111,7 +111,7 @@ def test_positional_dtypes(impl, ref, rng):
         expect_dtypes(impl.positional.apply_rope(x), expected, call=call_text("apply_rope", arg("x", x)))
 
 
-@check(points=1, task=2)
+@check(points=1, task=2, rule="untouched")
 def test_apply_rope_leaves_inputs_untouched(impl, ref, rng):
     """apply_rope leaves the caller's x and positions as they were (it returns a rotated copy)"""
     for dtype in (np.float64, np.float32):

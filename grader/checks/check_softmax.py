@@ -26,7 +26,7 @@ def test_softmax_matches_reference(impl, ref, rng):
         expect_close(impl.softmax.softmax(x), expected, call=call_text("softmax", arg("x", x)))
 
 
-@check(points=1, task=1, visibility="hidden")
+@check(points=1, task=1, rule="dtype")
 def test_softmax_dtypes(impl, ref, rng):
     """softmax keeps float32 float32 and returns float64 for integers or a Python list"""
     for x, axis in ((normal(rng, (3, 4), np.float32), -1), (normal(rng, (2, 3), np.float32), 0),
@@ -85,7 +85,7 @@ def test_softmax_minus_infinity(impl, ref):
         expect_close(impl.softmax.softmax(x, axis=axis), expected, call=call)
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, rule="untouched")
 def test_softmax_leaves_input_untouched(impl, ref, rng):
     """softmax leaves the caller's array as it was (the result is a new array)"""
     for shape, axis, dtype in (((3, 5), -1, np.float64), ((2, 3, 4), 0, np.float32)):

@@ -2,7 +2,7 @@
 import numpy as np
 
 from grader import document_values as doc
-from grader.checks.common import expect_dtypes, expect_kernel_memory, normal
+from grader.checks.common import expect_dtypes, expect_kernel_memory, expect_value_error, normal
 from grader.checks.marks import check
 from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
@@ -70,7 +70,7 @@ def test_tiled_document_values(impl, ref):
                      call=tiled_call(Q, K, V, block), atol=expected.atol, rtol=0, origin=origin)
 
 
-@check(points=1, task=1, visibility="hidden")
+@check(points=1, task=1, rule="dtype")
 def test_tiled_attention_dtypes(impl, ref, rng):
     """tiled_attention keeps float32, and integer inputs give float64"""
     cases = [tuple(normal(rng, (n, 4), np.float32) for n in (5, 7, 7)), INTEGER_QKV]
@@ -80,7 +80,7 @@ def test_tiled_attention_dtypes(impl, ref, rng):
                       call=tiled_call(Q, K, V, 3))
 
 
-@check(points=6, task=2, heavy=True)
+@check(points=6, task=2, heavy=True, rule="memory")
 def test_tiled_memory(impl, ref, rng):
     """tiled_attention at n = 2048 in float32 never holds an n x n array (peak extra memory < 1/8 of n*n float64)"""
     n, d, block = MEMORY_N, MEMORY_D, MEMORY_BLOCK
@@ -108,7 +108,7 @@ def test_tiled_memory(impl, ref, rng):
                           f"matrix, {n * n * 8 / 2**20:.0f} MiB)", diagnosis)
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, rule="untouched")
 def test_tiled_leaves_inputs_untouched(impl, ref, rng):
     """tiled_attention leaves the caller's Q, K and V as they were"""
     Q, K, V = normal(rng, (6, 4)), normal(rng, (6, 4)), normal(rng, (6, 3))
@@ -116,3 +116,14 @@ def test_tiled_leaves_inputs_untouched(impl, ref, rng):
         expect_untouched(impl, "tiled_attention", "tiled_attention", (Q, K, V), {"block_size": 4, "causal": causal},
                          names=("Q", "K", "V"), mistake=mistakes.MODIFIES_INPUT,
                          expected=ref.tiled_attention.tiled_attention(Q, K, V, block_size=4, causal=causal))
+
+
+@check(points=1, task=1, rule="raises")
+def test_tiled_rejects_empty_blocks(impl, ref, rng):
+    """tiled_attention raises ValueError for a block_size smaller than 1"""
+    Q, K, V = normal(rng, (3, 4)), normal(rng, (5, 4)), normal(rng, (5, 2))
+    check_tiled(impl, ref, Q, K, V, 2, False)                   # a valid call must work before errors score
+    for block_size in (0, -3):
+        expect_value_error(lambda block_size=block_size: impl.tiled_attention.tiled_attention(
+            Q, K, V, block_size=block_size), call=tiled_call(Q, K, V, block_size),
+            why="a block holds at least one key")

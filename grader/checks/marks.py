@@ -6,10 +6,16 @@ from typing import Callable, TypeVar
 F = TypeVar("F", bound=Callable)
 
 VISIBILITIES = ("visible", "hidden")
+RULES = ("values", "dtype", "untouched", "raises", "memory")
 
 
-def check(points: float, task: int = 1, visibility: str = "visible", heavy: bool = False) -> Callable[[F], F]:
-    """Mark a check function with its points, its task (matching the hints) and its visibility.
+def check(points: float, task: int = 1, visibility: str = "visible", heavy: bool = False,
+          rule: str = "values") -> Callable[[F], F]:
+    """Mark a check function with its points, its task (matching the hints), its visibility and its rule.
+
+    ``rule`` names what the check judges: the ``values`` of results (the default), or one documented convention:
+    the result's ``dtype``, the inputs left ``untouched``, a documented ``ValueError`` (``raises``), ``memory``.
+    Every convention an exercise checks has a visible check (a hidden one tests the same rule on other inputs).
 
     ``heavy``: the check takes far longer than the others (a memory check at n in the thousands);
     ``attnkit check``, which checks two exercises at once, starts the exercises holding one first.
@@ -21,12 +27,15 @@ def check(points: float, task: int = 1, visibility: str = "visible", heavy: bool
         raise ValueError("a check must be worth a positive number of points")
     if visibility not in VISIBILITIES:
         raise ValueError(f"visibility must be one of {VISIBILITIES}")
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {RULES}")
 
     def mark(function: F) -> F:
         function.attnkit_points = float(points)
         function.attnkit_task = int(task)
         function.attnkit_visibility = visibility
         function.attnkit_heavy = bool(heavy)
+        function.attnkit_rule = rule
         return function
 
     return mark

@@ -59,3 +59,20 @@ def module_of(mistake_id: str) -> str:
 def all_mistakes() -> dict[str, Mistake]:
     """Every classic mistake of the curriculum, by id."""
     return {mistake_id: mistake for mistake_id, (_, mistake) in by_id().items()}
+
+
+@lru_cache(maxsize=None)
+def users_of_module(module: str) -> tuple[str, ...]:
+    """The solution modules that (transitively) use ``module``, in curriculum order (itself left out)."""
+    owner = {e.id: e.module for e in curriculum.exercises()}
+    exercise = next(e.id for e in curriculum.exercises() if e.module == module)
+    return tuple(dict.fromkeys(owner[user] for user in curriculum.users_of([exercise]) if owner[user] != module))
+
+
+@lru_cache(maxsize=None)
+def reaching(module: str) -> tuple[Mistake, ...]:
+    """The patch mistakes of the modules ``module`` uses (transitively): concepts that reach its functions, tried
+    after its own mistakes (a mistake of the shared piece, such as an inverted mask in apply_mask or no scaling in
+    scaled_dot_product_attention, made inside a function that uses it)."""
+    return tuple(mistake for other, (owner, found) in registry().items() if owner != module
+                 and module in users_of_module(owner) for mistake in found if mistake.patch)

@@ -80,7 +80,7 @@ class Zygote:
         return json.loads(answer)
 
     def spawn(self, submission: Path, scratch: Path, output: Path, exercise: str,
-              stand_ins: dict | None = None) -> tuple[int, socket.socket]:
+              stand_ins: dict | None = None, own_stand_ins: dict | None = None) -> tuple[int, socket.socket]:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         output_fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         request = {
@@ -89,7 +89,7 @@ class Zygote:
             "limits": {"memory_bytes": self.limits.memory_bytes, "output_bytes": self.limits.output_bytes,
                        "print_bytes": PRINT_LIMIT},
             "uid": self.user[0] if self.user else None, "gid": self.user[1] if self.user else None,
-            "cpu": self.cpu, "stand_ins": stand_ins or {},
+            "cpu": self.cpu, "stand_ins": stand_ins or {}, "own_stand_ins": own_stand_ins or {},
         }
         try:
             pid = int(self._ask(request, [theirs.fileno(), output_fd])["pid"])
@@ -161,8 +161,32 @@ def error_info(raw: Any) -> dict:
 
     sibling = text("sibling")
     return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
-            "sibling": sibling if standin.NAME.match(sibling) else "",
+            "sibling": sibling if standin.NAME.match(sibling) else "", "line": text("line")[:LINE_TEXT],
+            "names": line_names(raw.get("names")),
             **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
+
+
+LINE_TEXT, LINE_NAMES, MAX_RANK = 200, 8, 32
+LINE_NAME = re.compile(r"[A-Za-z_]\w{0,40}(\.m?T)?")
+DTYPE_NAME = re.compile(r"[a-z]{1,10}[0-9]{0,3}")
+
+
+def line_names(raw: Any) -> tuple[dict, ...]:
+    """What a child said the names of its failing line hold, checked and bounded: ``{"name", "shape", "dtype"}``
+    for an array, ``{"name", "value"}`` for an int. Facts the student's process states about itself: they only
+    word a message (``grader.diagnose_error``), never decide a point."""
+    kept = []
+    for item in raw[:LINE_NAMES] if isinstance(raw, list) else ():
+        name = item.get("name") if isinstance(item, dict) else None
+        if not (isinstance(name, str) and LINE_NAME.fullmatch(name)):
+            continue
+        shape, dtype, value = item.get("shape"), item.get("dtype"), item.get("value")
+        if (isinstance(shape, list) and len(shape) <= MAX_RANK and isinstance(dtype, str)
+                and DTYPE_NAME.fullmatch(dtype) and all(type(size) is int and 0 <= size < 2**40 for size in shape)):
+            kept.append({"name": name, "shape": tuple(shape), "dtype": dtype})
+        elif type(value) is int and abs(value) < 2**53:
+            kept.append({"name": name, "value": value})
+    return tuple(kept)
 
 
 MAX_CALLBACKS = 10_000  # calls of sibling functions answered within one request (the deadline bounds them too)
@@ -179,6 +203,7 @@ class Siblings:
 
     functions: dict
     answer: Callable[[str, str, tuple, dict], Any]
+    own: tuple = ()   # the exercise's own module's functions, answered while another function of it runs
 
 
 def _has_handle(value: Any) -> bool:
@@ -212,7 +237,8 @@ class ChildTransport:
                                                 call=f"import {module}", exercise=exercise)
             return
         self.pid, self.sock = zygote.spawn(workspace.submission, workspace.scratch, self.output, exercise,
-                                           siblings.functions if siblings else None)
+                                           siblings.functions if siblings else None,
+                                           {"module": module, "names": list(siblings.own)} if siblings else None)
         self.baseline_kib = _status_kib(self.pid, "VmRSS")  # before any student code ran in it
         try:
             self.request("import", {"module": module}, call=f"import {module}")
@@ -284,9 +310,11 @@ class ChildTransport:
         """Answer one call of a sibling's function with the reference (never the student's code)."""
         target = frame.get("callback")
         module, name = (target.get("module"), target.get("name")) if isinstance(target, dict) else (None, None)
-        if self.siblings is None or not isinstance(module, str) or name not in self.siblings.functions.get(module, ()):
+        own = module == self.module and name in (self.siblings.own if self.siblings else ())
+        if self.siblings is None or not isinstance(module, str) or not (
+                own or name in self.siblings.functions.get(module, ())):
             raise CallbackRefused(f"it asked the grader for {str(module)[:64]}.{str(name)[:64]}, "
-                                  "which is not another exercise's function")
+                                  "which is not another function of the kit")
         try:
             args = wire.decode(frame.get("args"), values)
             kwargs = wire.decode(frame.get("kwargs"), values)
@@ -297,7 +325,8 @@ class ChildTransport:
             raise CallbackRefused(f"a malformed call of {module}.{name} ({failure})") from None
         if standin.too_large(args, dict(kwargs)):  # an honest stand-in runs such a call itself
             raise CallbackRefused(f"a call of {module}.{name} larger than the reference answers")
-        self.siblings_called.add(module)
+        if not own:  # the exercise's own functions are not another exercise graded with the reference
+            self.siblings_called.add(module)
         out: list = []
         try:
             with np.errstate(all="ignore"):

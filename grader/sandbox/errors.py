@@ -12,7 +12,7 @@ class StudentError(AssertionError):
     kind = "error"
 
     def __init__(self, message: str, *, call: str = "", exercise: str = "", sibling: str = "", error_type: str = "",
-                 error_message: str = "", function: str = ""):
+                 error_message: str = "", function: str = "", where: str = "", line: str = "", names: tuple = ()):
         super().__init__(message)
         self.message = message
         self.error_type = error_type        # the student's exception class name, e.g. "ValueError"
@@ -21,6 +21,9 @@ class StudentError(AssertionError):
         self.function = function            # the name called: "softmax", or a method's "append"
         self.exercise = exercise
         self.sibling = sibling  # the other exercise whose module raised, if any
+        self.where = where      # "attention.py, line 18": the innermost place in the student's files
+        self.line = line        # that line's text, and what its names held ({"name", "shape", "dtype"} or
+        self.names = names      # {"name", "value"}): the child's word, for wording a message only
 
 
 class StudentNotImplemented(StudentError):

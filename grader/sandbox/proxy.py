@@ -52,7 +52,8 @@ def student_error(info: dict, *, call: str, exercise: str, function: str = "") -
                                      call=call, exercise=exercise, sibling=sibling)
     return errors.StudentRaised(f"{call} raised {info['type']}: {info['message']}{where}{note}",
                                 call=call, exercise=exercise, sibling=sibling, error_type=info["type"],
-                                error_message=info["message"], function=function)
+                                error_message=info["message"], function=function, where=info.get("where", ""),
+                                line=info.get("line", ""), names=tuple(info.get("names", ())))
 
 
 class RemoteObject:

@@ -10,6 +10,7 @@ import hashlib
 import importlib
 import io
 import os
+import re
 import sys
 import traceback
 import types
@@ -128,6 +129,7 @@ class Responder:
         self._next_id = 1
         self.last_mutated: list[str] = []      # labels of the last call's arguments it changed in place
         self.last_arrays: list = []            # the arrays the last call received (for ``touch_last_args``)
+        self.own_stand_ins: tuple[str, dict] = ("", {})  # attnkit grade: (own module, {name: stand-in})
 
     def lookup(self, module: str, name: str):
         raise NotImplementedError
@@ -185,7 +187,7 @@ class Responder:
         before = [snapshot(array) for _, array in inputs]
         self.last_arrays = [array for _, array in inputs]
         if op == "call":
-            result = subject(*arguments, **keywords)
+            result = self.call_alone(target, subject, arguments, keywords)
         else:  # "measure": peak traced memory of one call, in bytes
             import tracemalloc
 
@@ -197,6 +199,25 @@ class Responder:
         self.last_mutated = [label for (label, array), old in zip(inputs, before)
                              if old is not None and snapshot(array) != old]
         return result
+
+    def call_alone(self, target: dict, subject, args: tuple, kwargs: dict):
+        """``subject(*args, **kwargs)``; under ``attnkit grade`` a function of the exercise's own module runs with
+        the module's other functions answered by the reference (:attr:`own_stand_ins`), so it is graded on its own
+        code: the module's globals point to the stand-ins for the call's duration."""
+        module, stand_ins = self.own_stand_ins
+        if not stand_ins or "handle" in target or target.get("module") != module or target.get("name") not in stand_ins:
+            return subject(*args, **kwargs)
+        namespace = self.load(module).__dict__
+        saved = {name: namespace[name] for name in stand_ins if name != target["name"] and name in namespace}
+        for name, student in saved.items():
+            stand_ins[name].student = student
+            namespace[name] = stand_ins[name]
+        try:
+            return subject(*args, **kwargs)
+        finally:
+            for name, student in saved.items():
+                if namespace.get(name) is stand_ins[name]:
+                    namespace[name] = student
 
     def touch_last_arrays(self) -> int:
         """Add 1, in place, to every float array the last call received; how many were changed."""
@@ -241,12 +262,14 @@ class Runtime(Responder):
 
     def describe_error(self, error: BaseException, exercise_module: str) -> dict:
         """What the trusted side is told about an exception the student's code raised."""
-        where, sibling = "", ""
+        where, sibling, facts = "", "", {}
         # innermost first; a SyntaxError's own file and line come before the frame that imported it
-        places = [(frame.filename, frame.lineno) for frame in reversed(traceback.extract_tb(error.__traceback__))]
+        frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
+        places = [(summary.filename, summary.lineno, summary.line, frame) for summary, frame
+                  in reversed(list(zip(traceback.extract_tb(error.__traceback__), frames)))]
         if isinstance(error, SyntaxError) and isinstance(error.filename, str):
-            places.insert(0, (error.filename, None))  # its message already names the line
-        for filename, lineno in places:
+            places.insert(0, (error.filename, None, "", None))  # its message already names the line
+        for filename, lineno, line, frame in places:
             if filename.startswith("<"):  # <frozen importlib._bootstrap>, <string>: not a file (and
                 continue                  # realpath would put it under the submission, our cwd)
             path = os.path.realpath(filename)
@@ -256,6 +279,8 @@ class Runtime(Responder):
                 stem = os.path.splitext(os.path.basename(relative))[0]
                 if exercise_module and stem != exercise_module:
                     sibling = stem
+                if frame is not None and isinstance(line, str):
+                    facts = line_facts(frame, line)
                 break
         text = safe_text(error)
         if isinstance(error, OSError) and error.errno == 27:  # EFBIG: over RLIMIT_FSIZE
@@ -267,4 +292,34 @@ class Runtime(Responder):
             "memory": isinstance(error, MemoryError),
             "where": where,
             "sibling": sibling,
+            **facts,
         }
+
+
+LINE_TEXT = 200    # characters of the failing line reported
+LINE_NAMES = 8     # names of that line whose values are described
+LINE_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\.m?T\b)?")  # a name, and a transpose of it
+
+
+def line_facts(frame, line: str) -> dict:
+    """The failing line of the student's file and what its names hold, as plain data: for each of the first
+    :data:`LINE_NAMES` names (``K`` or ``K.T``) whose value is exactly an ndarray its shape and dtype name (``.T``
+    reverses the shape, as numpy does), for an exact int its value. Nothing of the student's runs: values are
+    read from the frame's namespaces, and only exact builtin and numpy types are described."""
+    text = line.strip()[:LINE_TEXT]
+    names, seen = [], set()
+    local, module = frame.f_locals, frame.f_globals
+    for match in LINE_NAME.finditer(text):
+        name, transpose = match.group(1), match.group(2) or ""
+        if (name, transpose) in seen or len(names) >= LINE_NAMES:
+            continue
+        seen.add((name, transpose))
+        found = local[name] if name in local else module.get(name)
+        if type(found) is np.ndarray:
+            shape = [int(size) for size in found.shape]
+            if transpose == ".T" or (transpose == ".mT" and len(shape) >= 2):
+                shape = shape[::-1] if transpose == ".T" else shape[:-2] + shape[-2:][::-1]
+            names.append({"name": name + transpose, "shape": shape, "dtype": found.dtype.name})
+        elif type(found) is int and not transpose and abs(found) < 2**53:
+            names.append({"name": name, "value": found})
+    return {"line": text, "names": names}

@@ -100,10 +100,14 @@ class Caller:
 
 
 def _stand_in_function(caller: Caller, module: str, name: str, own):
+    """``own()``: the student's module whose ``name`` runs a call too large for the reference (None: the function
+    the stand-in replaced, kept as ``stand_in.student``)."""
     def stand_in(*args, **kwargs):
         if too_large(args, kwargs):  # the trusted side does no unbounded work for the student's code
-            return getattr(own(), name)(*args, **kwargs)
+            return (stand_in.student if own is None else getattr(own(), name))(*args, **kwargs)
         return caller(module, name, args, kwargs)
+
+    stand_in.student = None
 
     stand_in.__name__ = stand_in.__qualname__ = name
     stand_in.__module__ = module
@@ -125,6 +129,17 @@ def _own_module(root: str, package: str, module: str):
             del sys.modules[private]
             raise
     return sys.modules[private]
+
+
+def own_functions(request, caller: Caller) -> tuple[str, dict]:
+    """(module, {name: stand-in}) for the functions of the exercise's own module that the reference answers while
+    another function of that module runs (``{"module": ..., "names": [...]}`` from the spawn request)."""
+    if not isinstance(request, dict) or not (isinstance(request.get("module"), str) and NAME.match(request["module"])):
+        return "", {}
+    module, names = request["module"], request.get("names")
+    names = [name for name in (names[:MAX_FUNCTIONS] if isinstance(names, list) else [])
+             if isinstance(name, str) and NAME.match(name) and not name.startswith("_")]
+    return module, {name: _stand_in_function(caller, module, name, None) for name in names}
 
 
 def install(functions: dict, caller: Caller, root: str, package: str) -> None:

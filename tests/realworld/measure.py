@@ -84,7 +84,9 @@ class Outcome:
 
     @property
     def named(self) -> bool:
-        return self.entry.mistake in self.graded.named.get(self.entry.exercise, set())
+        """The expected id is carried (two mistakes at once, ``a+b``, in either order)."""
+        carried = {"+".join(sorted(i.split("+"))) for i in self.graded.named.get(self.entry.exercise, set())}
+        return self.entry.mistake is not None and "+".join(sorted(self.entry.mistake.split("+"))) in carried
 
     @property
     def misnamed(self) -> bool:
@@ -312,8 +314,11 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", type=Path, help="build and grade in this folder and keep it (replaced if present)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--kit", type=Path, default=ROOT, help="the kit to grade with (default: this checkout)")
+    parser.add_argument("--corpus", type=Path, default=CORPUS,
+                        help="the implementations to grade (default: corpus/; heldout/ is the held-out set)")
     args = parser.parse_args(argv)
-    print(format_report(measure(keep=args.keep, jobs=args.jobs, kit=args.kit), args.messages))
+    entries = load_corpus(args.corpus, kit=args.kit.resolve())
+    print(format_report(measure(entries, keep=args.keep, jobs=args.jobs, kit=args.kit), args.messages))
     return 0
 
 

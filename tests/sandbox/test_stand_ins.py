@@ -139,3 +139,26 @@ def test_the_work_estimate_bounds_what_size_arguments_build():
     assert standin.work((np.zeros((3, 4)),), {"axis": -1}) < 100
     for args in ((10**6,), (8, 1000, 1000), (np.zeros((2, 5, 3)), 10**5)):  # causal_mask, alibi_bias, repeat_kv
         assert standin.too_large(args, {})
+
+
+def test_grade_charges_a_broken_helper_once_inside_its_own_module(zygote, submission):
+    """Issue 21 item 6: a function of the exercise's own module that another one calls (softmax_backward inside
+    attention_backward, split_heads inside multi_head_self_attention) is answered by the reference while the
+    other runs: the broken helper costs its own checks only. attnkit check still runs the student's helper."""
+    source = (submission() / "attention_backward.py").read_text()
+    broken = source.replace("return y * (dy - weighted)", "return y * dy", 1)
+    assert broken != source
+    folder = submission(attention_backward=broken)
+    graded = run_submission(folder, zygote, ("attention_backward",), own_siblings=False)[0]
+    lost = {c.name for c in graded.checks if c.points < c.max_points}
+    assert {"test_softmax_backward_matches_reference", "test_softmax_backward_saturated"} <= lost
+    assert not {c.name for c in graded.checks if c.name.startswith("test_attention_backward_")
+                and c.name != "test_attention_backward_dtypes"} & lost, lost  # the value checks of the caller
+    assert graded.note == ""  # the own module is no other exercise graded with the reference
+    checked = run_submission(folder, zygote, ("attention_backward",), own_siblings=True)[0]
+    assert any(c.name.startswith("test_attention_backward") and c.points < c.max_points for c in checked.checks)
+
+
+def test_a_refused_own_function_callback_is_still_refused_for_other_names(zygote, submission):
+    siblings = reference_siblings("attention_backward")
+    assert "softmax_backward" in siblings.own and "attention_backward" not in siblings.functions

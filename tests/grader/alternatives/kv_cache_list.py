@@ -10,6 +10,8 @@ class KVCache:
 
     def append(self, k, v):
         k, v = np.array(k, copy=True), np.array(v, copy=True)
+        if k.ndim != 1 or v.ndim != 1 or (self._k and (k.size, v.size) != (self._k[0].size, self._v[0].size)):
+            raise ValueError(f"append takes 1-D k and v of the cached sizes, got {k.shape} and {v.shape}")
         if k.dtype.kind != "f":
             k, v = k.astype(np.float64), v.astype(np.float64)
         self._k.append(k)

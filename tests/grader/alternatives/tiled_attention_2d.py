@@ -3,6 +3,8 @@ import numpy as np
 
 
 def tiled_attention(Q, K, V, block_size=64, causal=False):
+    if block_size < 1:
+        raise ValueError(f"block_size must be at least 1, got {block_size}")
     Q, K, V = np.asarray(Q), np.asarray(K), np.asarray(V)
     dtype = np.result_type(Q, K, V, 1.0)
     Q, K, V = Q.astype(dtype, copy=False), K.astype(dtype, copy=False), V.astype(dtype, copy=False)

@@ -1,0 +1,80 @@
+"""``python -m benchmarks.diagnosis``: what a diagnosis adds to a failing check, in its worst case.
+
+Every public function of every exercise returns its reference's float results times 1.1 plus 0.01, a value no
+mistake explains, so each failing check tries everything (the function's own mistakes, its other settings, the
+shared pieces' mistakes, pairs of its own mistakes, the shape). Graded in process twice: the first round pays
+for building the mistaken references and their first runs (a grading process does that once), the second is
+the steady state. Prints the median, 90th percentile and maximum time of ``Session.diagnose`` per failing check.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from grader import curriculum, diagnosis
+from grader.runner import run_exercise
+from grader.sandbox.inprocess import in_process
+
+SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions"
+WRONG = '''
+
+import numpy as _np
+
+
+def _wrong(value):
+    if isinstance(value, tuple):
+        return tuple(_wrong(item) for item in value)
+    return value * 1.1 + 0.01 if isinstance(value, _np.ndarray) and value.dtype.kind == "f" else value
+'''
+
+
+def wrong_module(module: str) -> str:
+    """The reference module with every public function's float results made wrong by the same small factor."""
+    reference = importlib.import_module(f"solutions.{module}")
+    names = [name for name, value in vars(reference).items() if inspect.isfunction(value)
+             and value.__module__ == reference.__name__ and not name.startswith("_")]
+    wrapped = "".join(f"\n\n_right_{name} = {name}\n\n\ndef {name}(*args, **kwargs):\n"
+                      f"    return _wrong(_right_{name}(*args, **kwargs))\n" for name in names)
+    return (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8") + WRONG + wrapped
+
+
+def one_round(folder: Path) -> list[float]:
+    times: list[float] = []
+    diagnose = diagnosis.Session.diagnose
+
+    def timed(session, failure):
+        start = time.perf_counter()
+        try:
+            return diagnose(session, failure)
+        finally:
+            times.append(time.perf_counter() - start)
+
+    diagnosis.Session.diagnose = timed
+    try:
+        for exercise in curriculum.exercises():
+            submission = folder / exercise.id
+            submission.mkdir()
+            for source in SOLUTIONS.glob("*.py"):
+                (submission / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+            (submission / f"{exercise.module}.py").write_text(wrong_module(exercise.module), encoding="utf-8")
+            run_exercise(exercise.id, lambda name, submission=submission: in_process(submission, name))
+    finally:
+        diagnosis.Session.diagnose = diagnose
+    return times
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        for name in ("first (cold)", "second (steady)"):
+            (Path(folder) / name).mkdir()
+            times = sorted(one_round(Path(folder) / name))
+            print(f"{name:>16}: {len(times)} diagnoses; median {statistics.median(times) * 1000:.1f} ms, "
+                  f"90th percentile {times[int(0.9 * len(times))] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

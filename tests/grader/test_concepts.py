@@ -1,0 +1,39 @@
+"""Mistakes by concept (issue 21 item 1): a mistake of a shared piece (softmax, apply_mask,
+scaled_dot_product_attention...) reaches every function whose reference uses that piece
+(``grader.mistakes.reaching``), and is diagnosed there too: the patched shared piece, with the modules that use
+it loaded again on top of it, is that function's mistaken reference (``grader.diagnosis.mistaken_reference``).
+
+Every (exercise, concept) pair is listed: the concept's mutant, made in the shared module, is graded in each
+exercise that uses it (in process, so the exercise runs on the mutated piece); when the exercise loses points,
+its failures are named. A concept added to a shared module, or an exercise added that uses one, is covered by
+being defined."""
+import pytest
+
+from grader import curriculum
+from grader.mistakes import module_of, reaching, users_of_module
+from grader.mistakes.model import apply
+from grader.results import Status
+from tests.grader.graderkit import copy_solutions, run
+
+PAIRS = [(exercise.id, mistake) for exercise in curriculum.exercises() for mistake in reaching(exercise.module)]
+
+
+def test_the_registry_lists_the_concepts_reaching_each_module():
+    assert {mistake.id for mistake in reaching("multihead")} >= {"attention_no_scale", "apply_mask_inverted",
+                                                                  "softmax_wrong_axis"}
+    assert reaching("softmax") == () and "gqa" in users_of_module("multihead")
+    assert len(PAIRS) >= 150
+
+
+@pytest.mark.parametrize("exercise", sorted({exercise for exercise, _ in PAIRS}))
+def test_every_concept_reaching_an_exercise_is_named_there(tmp_path, exercise):
+    unnamed = []
+    for number, mistake in enumerate(mistake for owner, mistake in PAIRS if owner == exercise):
+        impl = copy_solutions(tmp_path / str(number))
+        path = impl / f"{module_of(mistake.id)}.py"
+        path.write_text(apply(path.read_text(), mistake.mutant_patch, mistake.id))
+        failed = [check for check in run(impl, exercise).checks if check.status != Status.PASSED]
+        assert not [check for check in failed if check.status == Status.GRADER_ERROR], (mistake.id, failed)
+        if failed and not any(check.mistake for check in failed):
+            unnamed.append((mistake.id, failed[0].message))
+    assert not unnamed, unnamed
