@@ -1,0 +1,158 @@
+"""The sections of ``report.html``, each a function of the report's data returning HTML.
+
+Every text is escaped here (student ids, messages and notes come from student code); the pages are
+plain tables, readable with JavaScript off. Element ids are made from positions, never from text.
+"""
+from __future__ import annotations
+
+from html import escape
+
+from .data import Bin, ClassReport, SharedGroup, Standing
+
+SVG_WIDTH, SVG_HEIGHT, BAR_GAP = 600, 180, 4
+LISTED = 12  # students named inline; a longer list folds into a <details>
+
+
+def num(value: float | None) -> str:
+    """A score as shown: at most two decimals, no trailing zeros; empty for None."""
+    if value is None:
+        return ""
+    return f"{round(float(value), 2):g}"
+
+
+def percent(share: float) -> str:
+    return f"{round(100 * share):d}%"
+
+
+def _students(names) -> str:
+    names = [escape(n) for n in names]
+    if len(names) <= LISTED:
+        return ", ".join(names)
+    return (f"{', '.join(names[:LISTED])} <details><summary>and {len(names) - LISTED} more</summary>"
+            f"{', '.join(names[LISTED:])}</details>")
+
+
+def header(report: ClassReport) -> str:
+    return (f'<header><h1>Class report</h1><p id="headline"><span id="graded">{report.graded}</span> of '
+            f'<span id="students">{report.students}</span> submissions graded; mean '
+            f'<span id="mean-score">{num(report.mean_score)}</span> / '
+            f'<span id="max-score">{num(report.max_score)}</span></p>'
+            '<nav><a href="#distribution">Scores</a> <a href="#exercises">Exercises</a> '
+            '<a href="#mistakes">Mistakes</a> <a href="#groups">Shared mistakes</a> '
+            '<a href="#problems">Problems</a> <a href="#students-section">Students</a></nav></header>')
+
+
+def distribution(bins: tuple[Bin, ...]) -> str:
+    """A bar chart (inline SVG) of the score bins, and the same counts as a table."""
+    tallest = max((b.count for b in bins), default=0) or 1
+    width = SVG_WIDTH / max(len(bins), 1)
+    bars = []
+    for i, b in enumerate(bins):
+        height = round((SVG_HEIGHT - 20) * b.count / tallest)
+        x, y = round(i * width + BAR_GAP / 2), SVG_HEIGHT - 20 - height
+        label = f"{num(b.low)} to {num(b.high)}: {b.count}"
+        bars.append(f'<rect x="{x}" y="{y}" width="{round(width - BAR_GAP)}" height="{height}"><title>{label}'
+                    f'</title></rect><text x="{round(x + width / 2)}" y="{SVG_HEIGHT - 5}">{num(b.low)}</text>'
+                    + (f'<text x="{round(x + width / 2)}" y="{max(y - 3, 10)}">{b.count}</text>' if b.count else ""))
+    rows = "".join(f"<tr><td>{num(b.low)} to {'' if i < len(bins) - 1 else 'and incl. '}{num(b.high)}</td>"
+                   f'<td class="n">{b.count}</td></tr>' for i, b in enumerate(bins))
+    return ('<section id="distribution"><h2>Score distribution</h2>'
+            f'<svg role="img" aria-label="students per score bin" viewBox="0 0 {SVG_WIDTH} {SVG_HEIGHT}" '
+            f'width="{SVG_WIDTH}" height="{SVG_HEIGHT}">{"".join(bars)}</svg>'
+            '<details><summary>as a table</summary><table><thead><tr><th>score</th><th>students</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table></details></section>")
+
+
+def exercises(report: ClassReport) -> str:
+    rows = []
+    for row in report.exercises:
+        failed = "<br>".join(f"{escape(f.title)} ({f.students})" for f in row.failed) or "none"
+        rows.append(f'<tr data-exercise="{escape(row.exercise)}"><td>{escape(row.exercise)}</td>'
+                    f'<td class="n mean">{num(row.mean)}</td><td class="n">{num(row.max_score)}</td>'
+                    f'<td class="n full">{row.full_marks}</td><td class="n">{percent(row.full_share)}</td>'
+                    f"<td>{failed}</td></tr>")
+    return ('<section id="exercises"><h2>Exercises</h2><table><thead><tr><th>exercise</th><th>mean</th>'
+            "<th>max</th><th>full marks</th><th>share at full marks</th><th>checks most often failed "
+            f"(students)</th></tr></thead><tbody>{''.join(rows)}</tbody></table></section>")
+
+
+def mistakes(report: ClassReport) -> str:
+    if not report.mistakes:
+        return '<section id="mistakes"><h2>Named mistakes</h2><p>none diagnosed</p></section>'
+    rows = "".join(f'<tr data-mistake="{escape(m.mistake)}"><td class="n">{len(m.students)}</td>'
+                   f"<td>{escape(m.exercise)}</td><td><code>{escape(m.mistake)}</code></td>"
+                   f"<td>{escape(m.hint)}</td><td>{_students(m.students)}</td></tr>" for m in report.mistakes)
+    return ('<section id="mistakes"><h2>Named mistakes, most frequent first</h2><table><thead><tr>'
+            "<th>students</th><th>exercise</th><th>mistake</th><th>hint given</th><th>who</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></section>")
+
+
+def groups(found: tuple[SharedGroup, ...]) -> str:
+    title = "<h2>Students sharing an unnamed mistake</h2>"
+    if not found:
+        return f'<section id="groups">{title}<p>none found</p></section>'
+    rows = "".join(f'<tr class="group"><td class="n">{len(g.students)}</td><td>{escape(g.exercise)}</td>'
+                   f"<td>{escape(g.check)}</td><td><pre>{escape(g.first_difference)}</pre></td>"
+                   f"<td>{escape(g.example)}</td><td>{_students(g.students)}</td></tr>" for g in found)
+    return (f'<section id="groups">{title}<table><thead><tr><th>students</th><th>exercise</th><th>check</th>'
+            "<th>first differing entry</th><th>example</th><th>who</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></section>")
+
+
+def problems(report: ClassReport) -> str:
+    parts = ['<section id="problems"><h2>Problems</h2>']
+    if report.problems:
+        rows = "".join(f'<tr><td>{escape(p["student"])}</td><td>{escape(p["kind"].replace("_", " "))}</td>'
+                       f'<td><pre>{escape(p["detail"])}</pre></td></tr>' for p in report.problems)
+        parts.append("<table><thead><tr><th>student</th><th>problem</th><th>detail</th></tr></thead>"
+                     f"<tbody>{rows}</tbody></table>")
+    else:
+        parts.append("<p>no submission had a problem</p>")
+    if report.grader_errors:
+        items = "".join(f"<li>{g['students']} students: {escape(g['check'])}</li>" for g in report.grader_errors)
+        parts.append("<h3>Checks that failed on the grader's side (not the students' fault; please report)</h3>"
+                     f"<ul>{items}</ul>")
+    if report.warnings:
+        items = "".join(f"<li>{escape(w)}</li>" for w in report.warnings)
+        parts.append(f"<h3>Left out of the submissions folder</h3><ul>{items}</ul>")
+    return "".join(parts) + "</section>"
+
+
+def students(report: ClassReport, exercise_ids: tuple[str, ...]) -> str:
+    """The per-student table; each name links to that student's feedback (``#fb-<row>``)."""
+    feedback_index = {f.student: i for i, f in enumerate(report.feedback)}
+    heads = "".join(f'<th data-sort="num">{escape(ex)}</th>' for ex in exercise_ids)
+    rows = []
+    for row in report.rows:
+        index = feedback_index.get(row.student)
+        name = escape(row.student)
+        link = f'<a href="#fb-{index}">{name}</a>' if index is not None else name
+        cells = "".join(f'<td class="n">{num(s)}</td>' for s in row.exercises)
+        notes = escape(", ".join([*row.mistakes, *(k.replace("_", " ") for k in row.problems)]))
+        rows.append(f'<tr data-standing="{row.standing.name.lower()}"><td>{link}</td>'
+                    f'<td class="n">{num(row.score)}</td><td>{escape(str(row.standing))}</td>{cells}'
+                    f"<td>{notes}</td></tr>")
+    options = "".join(f'<option value="{s.name.lower()}">{escape(str(s))}</option>' for s in Standing)
+    controls = ('<div id="controls" hidden><label>Find <input id="filter" type="search" '
+                'placeholder="student, mistake, problem"></label> <label>Show <select id="standing">'
+                f'<option value="">everyone</option>{options}</select></label> <span id="shown"></span></div>')
+    return ('<section id="students-section"><h2>Students</h2>'
+            '<p class="js-only" hidden>Click a column to sort, a name to open the feedback.</p>'
+            f'{controls}<table id="students"><thead><tr><th data-sort="text">student</th>'
+            f'<th data-sort="num">score / {num(report.max_score)}</th><th data-sort="text">standing</th>{heads}'
+            f'<th data-sort="text">mistakes and problems</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            "</section>")
+
+
+def feedback(report: ClassReport) -> str:
+    """Each student's feedback as the student sees it, folded: passed checks in one line per student."""
+    parts = ['<section id="feedback"><h2>Feedback, as each student sees it</h2>']
+    for i, item in enumerate(report.feedback):
+        failed = [t for t in item.tests if t["status"] != "passed"]
+        passed = len(item.tests) - len(failed)
+        checks = "".join(f'<li><span class="check">{escape(t["name"])}</span> {num(t["score"])}/'
+                         f'{num(t["max_score"])}<pre>{escape(t["output"])}</pre></li>' for t in failed)
+        parts.append(f'<details id="fb-{i}" class="feedback"><summary>{escape(item.student)}</summary>'
+                     f'<pre class="output">{escape(item.output)}</pre><p>{passed} of {len(item.tests)} checks '
+                     f'passed{"; the others:" if failed else "."}</p><ul>{checks}</ul></details>')
+    return "".join(parts) + "</section>"
