@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .data import Bin, ClassReport, SharedGroup, Standing
+from .data import NEEDS_HELP, Bin, ClassReport, SharedGroup, Standing
 
 SVG_WIDTH, SVG_HEIGHT, BAR_GAP = 600, 180, 4
 LISTED = 12  # students named inline; a longer list folds into a <details>
@@ -34,12 +34,31 @@ def _students(names) -> str:
 
 def header(report: ClassReport) -> str:
     return (f'<header><h1>Class report</h1><p id="headline"><span id="graded">{report.graded}</span> of '
-            f'<span id="students">{report.students}</span> submissions graded; mean '
+            f'<span id="student-count">{report.students}</span> submissions graded; mean '
             f'<span id="mean-score">{num(report.mean_score)}</span> / '
-            f'<span id="max-score">{num(report.max_score)}</span></p>'
+            f'<span id="max-score">{num(report.max_score)}</span></p>{glance(report)}'
             '<nav><a href="#distribution">Scores</a> <a href="#exercises">Exercises</a> '
             '<a href="#mistakes">Mistakes</a> <a href="#groups">Shared mistakes</a> '
             '<a href="#problems">Problems</a> <a href="#students-section">Students</a></nav></header>')
+
+
+def glance(report: ClassReport) -> str:
+    """The answers first: the exercise that lost the class, the most frequent mistake, who needs help."""
+    items = []
+    hardest = min(report.exercises, key=lambda row: (row.full_share, row.mean / (row.max_score or 1)), default=None)
+    if hardest is not None:
+        items.append(f'<li id="hardest">Hardest exercise: <strong>{escape(hardest.exercise)}</strong>, '
+                     f"{percent(hardest.full_share)} at full marks (mean {num(hardest.mean)} / "
+                     f"{num(hardest.max_score)})</li>")
+    if report.mistakes:
+        top = report.mistakes[0]
+        items.append(f"<li>Most frequent named mistake: <code>{escape(top.mistake)}</code> in "
+                     f"{escape(top.exercise)}, {len(top.students)} students</li>")
+    helped = sum(row.standing is Standing.NEEDS_HELP for row in report.rows)
+    troubled = sum(row.standing is Standing.PROBLEM for row in report.rows)
+    items.append(f'<li id="needs-help">{helped} students below {percent(NEEDS_HELP)} of the maximum; {troubled} '
+                 "with a problem in their hand-in</li>")
+    return f'<ul id="glance">{"".join(items)}</ul>'
 
 
 def distribution(bins: tuple[Bin, ...]) -> str:
@@ -50,13 +69,15 @@ def distribution(bins: tuple[Bin, ...]) -> str:
     for i, b in enumerate(bins):
         height = round((SVG_HEIGHT - 20) * b.count / tallest)
         x, y = round(i * width + BAR_GAP / 2), SVG_HEIGHT - 20 - height
+        middle = round(x + width / 2)
         label = f"{num(b.low)} to {num(b.high)}: {b.count}"
         bars.append(f'<rect x="{x}" y="{y}" width="{round(width - BAR_GAP)}" height="{height}"><title>{label}'
-                    f'</title></rect><text x="{round(x + width / 2)}" y="{SVG_HEIGHT - 5}">{num(b.low)}</text>'
-                    + (f'<text x="{round(x + width / 2)}" y="{max(y - 3, 10)}">{b.count}</text>' if b.count else ""))
+                    f'</title></rect><text x="{middle}" y="{SVG_HEIGHT - 5}">{percent(i / len(bins))}</text>'
+                    + (f'<text x="{middle}" y="{max(y - 3, 10)}">{b.count}</text>' if b.count else ""))
     rows = "".join(f"<tr><td>{num(b.low)} to {'' if i < len(bins) - 1 else 'and incl. '}{num(b.high)}</td>"
                    f'<td class="n">{b.count}</td></tr>' for i, b in enumerate(bins))
-    return ('<section id="distribution"><h2>Score distribution</h2>'
+    return ('<section id="distribution"><h2>Score distribution</h2><p>Students per tenth of the maximum score '
+            f"({num(bins[-1].high) if bins else 0}).</p>"
             f'<svg role="img" aria-label="students per score bin" viewBox="0 0 {SVG_WIDTH} {SVG_HEIGHT}" '
             f'width="{SVG_WIDTH}" height="{SVG_HEIGHT}">{"".join(bars)}</svg>'
             '<details><summary>as a table</summary><table><thead><tr><th>score</th><th>students</th></tr></thead>'
@@ -138,9 +159,9 @@ def students(report: ClassReport, exercise_ids: tuple[str, ...]) -> str:
                 f'<option value="">everyone</option>{options}</select></label> <span id="shown"></span></div>')
     return ('<section id="students-section"><h2>Students</h2>'
             '<p class="js-only" hidden>Click a column to sort, a name to open the feedback.</p>'
-            f'{controls}<table id="students"><thead><tr><th data-sort="text">student</th>'
+            f'{controls}<div class="wide"><table id="students"><thead><tr><th data-sort="text">student</th>'
             f'<th data-sort="num">score / {num(report.max_score)}</th><th data-sort="text">standing</th>{heads}'
-            f'<th data-sort="text">mistakes and problems</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            f'<th data-sort="text">mistakes and problems</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
             "</section>")
 
 
@@ -154,5 +175,6 @@ def feedback(report: ClassReport) -> str:
                          f'{num(t["max_score"])}<pre>{escape(t["output"])}</pre></li>' for t in failed)
         parts.append(f'<details id="fb-{i}" class="feedback"><summary>{escape(item.student)}</summary>'
                      f'<pre class="output">{escape(item.output)}</pre><p>{passed} of {len(item.tests)} checks '
-                     f'passed{"; the others:" if failed else "."}</p><ul>{checks}</ul></details>')
+                     f'passed{"; the others:" if failed else "."}</p><ul>{checks}</ul>'
+                     '<p><a href="#students-section">back to the students</a></p></details>')
     return "".join(parts) + "</section>"
