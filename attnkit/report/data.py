@@ -10,12 +10,14 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from enum import Enum
 
-from attnkit.grade.gradescope_results import results_json
-from grader.results import GRADER_ERROR, PASSED, SubmissionResult
+from attnkit.grade.gradescope_results import output_text, test_entry
+from grader.results import GRADER_ERROR, NOT_IMPLEMENTED, PASSED, SubmissionResult
 
 BINS = 10              # score bins of a tenth of the maximum each (the last one holds full marks)
 FAILED_CHECKS = 3      # per exercise, the checks most often failed
 NEEDS_HELP = 0.5       # a student below this share of the maximum needs help
+OUTPUT_CHARS = 1500    # of one check's message and hint in the report (a student's JSON holds all of it)
+CUT = f" ... (cut at {OUTPUT_CHARS} characters; the student's JSON holds all of it)"
 GROUPS_KEY = "shared_mistakes"  # the summary's list of students sharing an unnamed mistake (when present)
 
 
@@ -89,12 +91,26 @@ class StudentRow:
 
 
 @dataclass(frozen=True)
+class FailedEntry:
+    """One check that did not pass, as the student reads it (name, points, message and hint)."""
+
+    name: str
+    score: float
+    max_score: float
+    output: str
+
+
+@dataclass(frozen=True)
 class Feedback:
-    """A student's feedback as the student sees it (the Gradescope results: its text, then one entry per check)."""
+    """A student's feedback as the student sees it (the text and entries of their Gradescope results): the
+    checks that did not pass, except that an exercise left as a stub is one line (``untouched``)."""
 
     student: str
     output: str
-    tests: tuple[dict, ...]
+    passed: int
+    checks: int
+    failed: tuple[FailedEntry, ...]
+    untouched: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -166,22 +182,36 @@ def student_row(result: SubmissionResult | None, student: str, exercise_ids, pro
     if result is None:
         return StudentRow(student, None, 0.0, (None,) * len(exercise_ids), (), kinds, Standing.PROBLEM)
     scores = {e.exercise: e.score for e in result.exercises}
+    score, max_score = sum(scores.values()), result.max_score
     mistakes = tuple(sorted({c.mistake for e in result.exercises for c in e.checks if c.mistake}))
     if kinds:
         standing = Standing.PROBLEM
-    elif result.max_score > 0 and result.score >= result.max_score:
+    elif max_score > 0 and score >= max_score:
         standing = Standing.FULL
-    elif result.score < NEEDS_HELP * result.max_score:
+    elif score < NEEDS_HELP * max_score:
         standing = Standing.NEEDS_HELP
     else:
         standing = Standing.PASSING
-    return StudentRow(student, result.score, result.max_score, tuple(scores.get(ex) for ex in exercise_ids),
-                      mistakes, kinds, standing)
+    return StudentRow(student, score, max_score, tuple(scores.get(ex) for ex in exercise_ids), mistakes, kinds,
+                      standing)
 
 
 def feedback(result: SubmissionResult) -> Feedback:
-    data = results_json(result)
-    return Feedback(result.student, data["output"], tuple(data["tests"]))
+    failed, untouched = [], []
+    for i, exercise in enumerate(result.exercises, start=1):
+        if exercise.checks and all(c.status == NOT_IMPLEMENTED for c in exercise.checks):
+            untouched.append(exercise.exercise)
+            continue
+        for j, check in enumerate(exercise.checks, start=1):
+            if check.status != PASSED:
+                entry = test_entry(i, j, check)
+                output = entry["output"]
+                if len(output) > OUTPUT_CHARS:
+                    output = output[:OUTPUT_CHARS] + CUT
+                failed.append(FailedEntry(entry["name"], check.points, check.max_points, output))
+    checks = [c for e in result.exercises for c in e.checks]
+    return Feedback(result.student, output_text(result), sum(c.status == PASSED for c in checks),
+                    len(checks), tuple(failed), tuple(untouched))
 
 
 def build(results: list[SubmissionResult], summary: dict, exercise_ids: tuple[str, ...]) -> ClassReport:

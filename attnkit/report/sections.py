@@ -166,15 +166,17 @@ def students(report: ClassReport, exercise_ids: tuple[str, ...]) -> str:
 
 
 def feedback(report: ClassReport) -> str:
-    """Each student's feedback as the student sees it, folded: passed checks in one line per student."""
+    """Each student's feedback as the student sees it, folded: the checks that passed counted, an exercise
+    left as a stub in one line."""
     parts = ['<section id="feedback"><h2>Feedback, as each student sees it</h2>']
     for i, item in enumerate(report.feedback):
-        failed = [t for t in item.tests if t["status"] != "passed"]
-        passed = len(item.tests) - len(failed)
-        checks = "".join(f'<li><span class="check">{escape(t["name"])}</span> {num(t["score"])}/'
-                         f'{num(t["max_score"])}<pre>{escape(t["output"])}</pre></li>' for t in failed)
+        checks = "".join(f'<li><span class="check">{escape(entry.name)}</span> {num(entry.score)}/'
+                         f"{num(entry.max_score)}<pre>{escape(entry.output)}</pre></li>" for entry in item.failed)
+        if item.untouched:
+            checks += f"<li>not implemented yet (every check): {escape(', '.join(item.untouched))}</li>"
+        rest = "; the others:" if checks else "."
         parts.append(f'<details id="fb-{i}" class="feedback"><summary>{escape(item.student)}</summary>'
-                     f'<pre class="output">{escape(item.output)}</pre><p>{passed} of {len(item.tests)} checks '
-                     f'passed{"; the others:" if failed else "."}</p><ul>{checks}</ul>'
-                     '<p><a href="#students-section">back to the students</a></p></details>')
+                     f'<pre class="output">{escape(item.output)}</pre><p>{item.passed} of {item.checks} checks '
+                     f'passed{rest}</p><ul>{checks}</ul><p><a href="#students-section">back to the students</a></p>'
+                     "</details>")
     return "".join(parts) + "</section>"
