@@ -13,6 +13,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1280,900")
 BINARIES = ("chromium", "chromium-browser", "google-chrome")
+SKIPPED: list[str] = []  # why the browser tests were skipped, for the end of the run
 
 
 def _missing() -> str | None:
@@ -36,7 +37,7 @@ def js_errors(driver) -> list[str]:
 def chromium(tmp_path_factory):
     reason = _missing()
     if reason:
-        print(f"browser tests skipped: {reason}")
+        SKIPPED.append(reason)
         pytest.skip(reason)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -51,7 +52,7 @@ def chromium(tmp_path_factory):
         driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
     except Exception as error:  # a broken install: say so and skip rather than fail every test
         reason = f"Chromium could not be started ({type(error).__name__}: {str(error).splitlines()[0]})"
-        print(f"browser tests skipped: {reason}")
+        SKIPPED.append(reason)
         pytest.skip(reason)
     driver.set_page_load_timeout(20)
     yield driver
@@ -64,3 +65,8 @@ def browser(chromium):
     yield chromium
     errors = js_errors(chromium)
     assert not errors, f"the page threw JavaScript errors: {errors}"
+
+
+def pytest_terminal_summary(terminalreporter):
+    for reason in dict.fromkeys(SKIPPED):
+        terminalreporter.write_line(f"browser tests skipped: {reason}")

@@ -186,3 +186,13 @@ def test_every_answer_is_marked_as_attnkit_quiz_marks_it(page):
                 assert "bad" in verdict, (entry.id, text, verdict)
                 continue
             assert verdict == {"correct": expected}, (entry.id, text, verdict)
+
+
+def test_a_page_that_throws_is_caught(chromium, tmp_path):
+    from .conftest import js_errors
+
+    thrower = tmp_path / "thrower.html"
+    thrower.write_text("<!DOCTYPE html><p>x</p><script>null.property;</script>")
+    js_errors(chromium)
+    chromium.get(thrower.as_uri())
+    assert any("TypeError" in message for message in js_errors(chromium))

@@ -87,3 +87,11 @@ def test_three_hundred_students_stay_under_two_megabytes():
                 check.message = check.message and check.message * 40
     text, _ = render(results)
     assert len(text.encode()) < 2 * 1024 * 1024
+
+
+def test_a_class_the_grader_failed_on_entirely_still_gets_a_report():
+    text, summary = render([], **{})
+    assert "0 of 0 submissions graded" in text_without_scripts(text)
+    summary = summarise([], errors={"ann": "worker died"})
+    shown = text_without_scripts(page.render(build([], summary, EXERCISES), EXERCISES))
+    assert "0 of 1 submissions graded" in shown and "ann not graded worker died; re-run to retry" in shown
