@@ -23,8 +23,9 @@ def asset(name: str) -> str:
 def render(report: ClassReport, exercise_ids: tuple[str, ...], title: str = "attnkit class report") -> str:
     """The whole page: tables first (readable with JavaScript off), the script on top of them."""
     body = "".join((sections.header(report), sections.distribution(report.bins), sections.exercises(report),
-                    sections.mistakes(report), sections.groups(report.groups), sections.problems(report),
-                    sections.students(report, exercise_ids), sections.feedback(report)))
+                    sections.mistakes(report), sections.groups(report.groups, sections.feedback_links(report)),
+                    sections.problems(report), sections.students(report, exercise_ids),
+                    sections.feedback(report)))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{asset('report.css')}</style></head>"

@@ -24,8 +24,22 @@ def percent(share: float) -> str:
     return f"{round(100 * share):d}%"
 
 
-def _students(names) -> str:
-    names = [escape(n) for n in names]
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def feedback_links(report: ClassReport) -> dict[str, str]:
+    """Student -> the id of their feedback in the page (positions, never the student's text)."""
+    return {item.student: f"fb-{i}" for i, item in enumerate(report.feedback)}
+
+
+def _name(student: str, links: dict[str, str]) -> str:
+    target = links.get(student)
+    return f'<a href="#{target}">{escape(student)}</a>' if target else escape(student)
+
+
+def _students(names, links: dict[str, str] | None = None) -> str:
+    names = [_name(n, links or {}) for n in names]
     if len(names) <= LISTED:
         return ", ".join(names)
     return (f"{', '.join(names[:LISTED])} <details><summary>and {len(names) - LISTED} more</summary>"
@@ -56,8 +70,8 @@ def glance(report: ClassReport) -> str:
                      f"{escape(top.exercise)}, {len(top.students)} students</li>")
     helped = sum(row.standing is Standing.NEEDS_HELP for row in report.rows)
     troubled = sum(row.standing is Standing.PROBLEM for row in report.rows)
-    items.append(f'<li id="needs-help">{helped} students below {percent(NEEDS_HELP)} of the maximum; {troubled} '
-                 "with a problem in their hand-in</li>")
+    items.append(f'<li id="needs-help">{plural(helped, "student")} below {percent(NEEDS_HELP)} of the maximum; '
+                 f"{troubled} with a problem in their hand-in</li>")
     return f'<ul id="glance">{"".join(items)}</ul>'
 
 
@@ -98,23 +112,26 @@ def exercises(report: ClassReport) -> str:
 
 
 def mistakes(report: ClassReport) -> str:
+    links = feedback_links(report)
     if not report.mistakes:
         return '<section id="mistakes"><h2>Named mistakes</h2><p>none diagnosed</p></section>'
     rows = "".join(f'<tr data-mistake="{escape(m.mistake)}"><td class="n">{len(m.students)}</td>'
                    f"<td>{escape(m.exercise)}</td><td><code>{escape(m.mistake)}</code></td>"
-                   f"<td>{escape(m.hint)}</td><td>{_students(m.students)}</td></tr>" for m in report.mistakes)
+                   f"<td>{escape(m.hint)}</td><td>{_students(m.students, links)}</td></tr>" for m in report.mistakes)
     return ('<section id="mistakes"><h2>Named mistakes, most frequent first</h2><table><thead><tr>'
             "<th>students</th><th>exercise</th><th>mistake</th><th>hint given</th><th>who</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></section>")
 
 
-def groups(found: tuple[SharedGroup, ...]) -> str:
+def groups(found: tuple[SharedGroup, ...], links: dict[str, str] | None = None) -> str:
+    links = links or {}
     title = "<h2>Students sharing an unnamed mistake</h2>"
     if not found:
         return f'<section id="groups">{title}<p>none found</p></section>'
     rows = "".join(f'<tr class="group"><td class="n">{len(g.students)}</td><td>{escape(g.exercise)}</td>'
                    f"<td>{escape(g.check)}</td><td><pre>{escape(g.first_difference)}</pre></td>"
-                   f"<td>{escape(g.example)}</td><td>{_students(g.students)}</td></tr>" for g in found)
+                   f"<td>{_name(g.example, links)}</td><td>{_students(g.students, links)}</td></tr>"
+                   for g in found)
     return (f'<section id="groups">{title}<table><thead><tr><th>students</th><th>exercise</th><th>check</th>'
             "<th>first differing entry</th><th>example</th><th>who</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></section>")
@@ -123,7 +140,8 @@ def groups(found: tuple[SharedGroup, ...]) -> str:
 def problems(report: ClassReport) -> str:
     parts = ['<section id="problems"><h2>Problems</h2>']
     if report.problems:
-        rows = "".join(f'<tr><td>{escape(p["student"])}</td><td>{escape(p["kind"].replace("_", " "))}</td>'
+        links = feedback_links(report)
+        rows = "".join(f'<tr><td>{_name(p["student"], links)}</td><td>{escape(p["kind"].replace("_", " "))}</td>'
                        f'<td><pre>{escape(p["detail"])}</pre></td></tr>' for p in report.problems)
         parts.append("<table><thead><tr><th>student</th><th>problem</th><th>detail</th></tr></thead>"
                      f"<tbody>{rows}</tbody></table>")
@@ -141,16 +159,15 @@ def problems(report: ClassReport) -> str:
 
 def students(report: ClassReport, exercise_ids: tuple[str, ...]) -> str:
     """The per-student table; each name links to that student's feedback (``#fb-<row>``)."""
-    feedback_index = {f.student: i for i, f in enumerate(report.feedback)}
+    links = feedback_links(report)
+    top = {row.exercise: row.max_score for row in report.exercises}
     heads = "".join(f'<th data-sort="num">{escape(ex)}</th>' for ex in exercise_ids)
     rows = []
     for row in report.rows:
-        index = feedback_index.get(row.student)
-        name = escape(row.student)
-        link = f'<a href="#fb-{index}">{name}</a>' if index is not None else name
-        cells = "".join(f'<td class="n">{num(s)}</td>' for s in row.exercises)
+        scores = zip(exercise_ids, row.exercises)
+        cells = "".join(f'<td class="n{_lost(s, top.get(ex, 0))}">{num(s)}</td>' for ex, s in scores)
         notes = escape(", ".join([*row.mistakes, *(k.replace("_", " ") for k in row.problems)]))
-        rows.append(f'<tr data-standing="{row.standing.name.lower()}"><td>{link}</td>'
+        rows.append(f'<tr data-standing="{row.standing.name.lower()}"><td>{_name(row.student, links)}</td>'
                     f'<td class="n">{num(row.score)}</td><td>{escape(str(row.standing))}</td>{cells}'
                     f"<td>{notes}</td></tr>")
     options = "".join(f'<option value="{s.name.lower()}">{escape(str(s))}</option>' for s in Standing)
@@ -163,6 +180,13 @@ def students(report: ClassReport, exercise_ids: tuple[str, ...]) -> str:
             f'<th data-sort="num">score / {num(report.max_score)}</th><th data-sort="text">standing</th>{heads}'
             f'<th data-sort="text">mistakes and problems</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
             "</section>")
+
+
+def _lost(score: float | None, max_score: float) -> str:
+    """The cell's class: ``lost`` when points were lost in that exercise, ``none`` when none were scored."""
+    if score is None or max_score <= 0 or score >= max_score:
+        return ""
+    return " none" if score <= 0 else " lost"
 
 
 def feedback(report: ClassReport) -> str:

@@ -95,3 +95,15 @@ def test_a_class_the_grader_failed_on_entirely_still_gets_a_report():
     summary = summarise([], errors={"ann": "worker died"})
     shown = text_without_scripts(page.render(build([], summary, EXERCISES), EXERCISES))
     assert "0 of 1 submissions graded" in shown and "ann not graded worker died; re-run to retry" in shown
+
+
+def test_names_link_to_their_feedback_and_lost_points_are_marked():
+    results = [student("ann", "mistake:softmax"), student("bea", "stubs"), student("cy", "right")]
+    report = build(results, summarise(results), EXERCISES)
+    links = sections.feedback_links(report)
+    assert links == {"ann": "fb-0", "bea": "fb-1", "cy": "fb-2"}
+    assert '<a href="#fb-0">ann</a>' in sections.mistakes(report)
+    table = sections.students(report, EXERCISES)
+    assert '<td class="n lost">2.5</td><td class="n">10</td>' in table       # ann: softmax lost, attention full
+    assert table.count('<td class="n none">0</td>') == 2                     # bea: nothing scored in either
+    assert '<div id="fb-1" ' not in table and 'id="fb-1"' in sections.feedback(report)
