@@ -68,6 +68,10 @@ def glance(report: ClassReport) -> str:
         top = report.mistakes[0]
         items.append(f"<li>Most frequent named mistake: <code>{escape(top.mistake)}</code> in "
                      f"{escape(top.exercise)}, {len(top.students)} students</li>")
+    if report.groups:
+        largest = report.groups[0]
+        items.append(f"<li>{plural(len(report.groups), 'group')} of students share an unnamed mistake (largest: "
+                     f"{len(largest.students)} students in {escape(largest.exercise)})</li>")
     helped = sum(row.standing is Standing.NEEDS_HELP for row in report.rows)
     troubled = sum(row.standing is Standing.PROBLEM for row in report.rows)
     items.append(f'<li id="needs-help">{plural(helped, "student")} below {percent(NEEDS_HELP)} of the maximum; '

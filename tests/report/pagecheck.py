@@ -47,4 +47,5 @@ def fetches(page: str) -> list[str]:
 
 
 def text_without_scripts(page: str) -> str:
-    return " ".join(" ".join(scan(page).text).split())
+    """The page's text as read: runs of whitespace as one space, none before punctuation that follows a tag."""
+    return re.sub(r" ([,;)])", r"\1", " ".join(" ".join(scan(page).text).split()))

@@ -73,6 +73,18 @@ def test_shared_mistake_groups_are_listed_largest_first_or_none_found():
     assert "2 softmax test_rows [2]: got nan x x, y" in shown
 
 
+def test_the_glance_names_the_hardest_exercise_the_top_mistake_and_the_groups():
+    results = [student("a", "mistake:softmax"), student("b", "mistake:softmax"), student("c", "right"),
+               student("d", "stubs")]
+    groups = [{"exercise": "attention", "check": "t", "students": ["c", "d"]}]
+    shown = text_without_scripts(sections.glance(build(results, summarise(results) | {GROUPS_KEY: groups},
+                                                       EXERCISES)))
+    assert shown == ("Hardest exercise: softmax, 25% at full marks (mean 3.75 / 10) "
+                     "Most frequent named mistake: softmax_no_max_shift in softmax, 2 students "
+                     "1 group of students share an unnamed mistake (largest: 2 students in attention) "
+                     "1 student below 50% of the maximum; 0 with a problem in their hand-in")
+
+
 def test_a_long_list_of_students_folds():
     names = [f"s{i}" for i in range(sections.LISTED + 3)]
     html = sections._students(names)
