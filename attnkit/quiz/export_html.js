@@ -173,5 +173,5 @@
   document.getElementById("only-due").addEventListener("change", refresh);
   document.getElementById("review").hidden = false;
   refresh();
-  window.attnkitQuiz = {normalise: normalise, parseNumber: parseNumber, mark: mark};
+  window.attnkitQuiz = {normalise: normalise, parseNumber: parseNumber, mark: mark, record: record, load: load};
 })();

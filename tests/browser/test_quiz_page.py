@@ -196,3 +196,19 @@ def test_a_page_that_throws_is_caught(chromium, tmp_path):
     js_errors(chromium)
     chromium.get(thrower.as_uri())
     assert any("TypeError" in message for message in js_errors(chromium))
+
+
+@pytest.mark.parametrize("answers", [(True, True, True, True, True, True), (False, True, True, False, True),
+                                     (True, False, False, True, True, True)])
+def test_the_schedule_moves_through_attnkit_quizs_leitner_boxes(page, tmp_path, answers):
+    from datetime import datetime, timezone
+
+    from attnkit.quiz.progress import Progress
+
+    progress, when = Progress(tmp_path / "progress.json"), datetime(2026, 1, 1, tzinfo=timezone.utc)
+    for correct in answers:
+        card = progress.record("q", correct, when)
+        page.execute_script("attnkitQuiz.record('q', arguments[0])", correct)
+        stored = page.execute_script("return attnkitQuiz.load()['q']")
+        assert stored["box"] == card.box and stored["reviews"] == card.reviews and stored["lapses"] == card.lapses
+        assert (stored["due"] - stored["last"]) / 1000 == (card.due_at() - when).total_seconds()
