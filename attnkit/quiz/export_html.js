@@ -21,13 +21,23 @@
     return parseFloat(cleaned);
   }
 
+  function valid(card) {
+    return card !== null && typeof card === "object" && Number.isInteger(card.box) && card.box in intervals &&
+      Number.isFinite(card.due) && Number.isInteger(card.reviews) && Number.isInteger(card.lapses);
+  }
+  // The stored schedule; what is damaged starts afresh, as attnkit quiz does with a corrupted progress file.
   function load() {
+    let data;
     try {
-      const data = JSON.parse(localStorage.getItem(storageKey) || "{}");
-      return data && typeof data === "object" ? data : {};
+      data = JSON.parse(localStorage.getItem(storageKey) || "{}");
     } catch (error) {
-      return {};  // a damaged schedule starts afresh, as attnkit quiz does with a corrupted file
+      data = {};
     }
+    const cards = {};
+    if (data !== null && typeof data === "object") {
+      Object.keys(data).forEach(function (qid) { if (valid(data[qid])) cards[qid] = data[qid]; });
+    }
+    return cards;
   }
   function save(cards) { localStorage.setItem(storageKey, JSON.stringify(cards)); }
 
@@ -143,6 +153,10 @@
     });
     document.getElementById("due-summary").textContent = due.length + " of " +
       document.querySelectorAll("article.q").length + " questions due for review.";
+    due.sort(function (a, b) {  // as attnkit quiz --review: earliest due first, then the lower box
+      const x = cards[a.dataset.qid], y = cards[b.dataset.qid];
+      return x.due - y.due || x.box - y.box;
+    });
     const list = document.getElementById("due-list");
     list.textContent = "";
     due.forEach(function (article) {

@@ -212,3 +212,25 @@ def test_the_schedule_moves_through_attnkit_quizs_leitner_boxes(page, tmp_path, 
         stored = page.execute_script("return attnkitQuiz.load()['q']")
         assert stored["box"] == card.box and stored["reviews"] == card.reviews and stored["lapses"] == card.lapses
         assert (stored["due"] - stored["last"]) / 1000 == (card.due_at() - when).total_seconds()
+
+
+def test_the_due_list_puts_the_earliest_due_first(page):
+    page.execute_script("localStorage.setItem('attnkit-quiz-review', JSON.stringify({"
+                        "'mini-short': {box: 1, reviews: 1, lapses: 1, last: 0, due: 3000},"
+                        "'mini-single': {box: 1, reviews: 2, lapses: 2, last: 0, due: 1000},"
+                        "'mini-numeric': {box: 3, reviews: 3, lapses: 0, last: 0, due: 8.64e15}}))")
+    page.refresh()
+    assert due_ids(page) == ["mini-single", "mini-short"]
+    assert status(page, "mini-numeric").startswith("next review in ")
+
+
+@pytest.mark.parametrize("stored", ["{not json", "[1, 2]", "null",
+                                    '{"mini-single": {"box": 9, "due": 0, "reviews": 1, "lapses": 0}}',
+                                    '{"mini-single": {"box": 1, "due": "soon", "reviews": 1, "lapses": 0}}'])
+def test_a_damaged_schedule_starts_afresh(page, stored):
+    page.execute_script("localStorage.setItem('attnkit-quiz-review', arguments[0])", stored)
+    page.refresh()
+    assert due_ids(page) == [] and status(page, "mini-single") == ""
+    assert choose(page, "mini-true-false", "False").startswith("Not quite")
+    page.refresh()
+    assert due_ids(page) == ["mini-true-false"]
