@@ -33,8 +33,8 @@ def js_errors(driver) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
-@pytest.fixture(scope="module")
-def chromium(tmp_path_factory):
+def start(profile, javascript: bool = True):
+    """A headless Chromium with a fresh profile in ``profile``; skips the calling test when none can be had."""
     reason = _missing()
     if reason:
         SKIPPED.append(reason)
@@ -46,7 +46,9 @@ def chromium(tmp_path_factory):
     options.binary_location = next(shutil.which(name) for name in BINARIES if shutil.which(name))
     for flag in FLAGS:
         options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument(f"--user-data-dir={profile}")
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     try:
         driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
@@ -55,6 +57,12 @@ def chromium(tmp_path_factory):
         SKIPPED.append(reason)
         pytest.skip(reason)
     driver.set_page_load_timeout(20)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory):
+    driver = start(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
 
