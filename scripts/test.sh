@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start 2: set up and run every test. Installs the test extras, and torch 2.13.0 (CPU)
-# for the cross-checks when it can (set ATTNKIT_SKIP_TORCH=1 to skip; those tests then skip). The tests run on
-# two cores (pytest-xdist); pass -n 0 to run them in one process (e.g. with --pdb).
+# for the cross-checks when it can (set ATTNKIT_SKIP_TORCH=1 to skip; those tests then skip), and Debian's
+# chromium and chromium-driver for the browser tests (ATTNKIT_SKIP_BROWSER=1 skips; those tests then skip).
+# The tests run on two cores (pytest-xdist); pass -n 0 to run them in one process (e.g. with --pdb).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
@@ -9,5 +10,16 @@ if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && ! .venv/bin/python -c "import torch" >/de
   echo "installing torch 2.13.0 (CPU) for the cross-checks (log: .venv/install.log)..."
   .venv/bin/python -m pip install torch==2.13.0 >>.venv/install.log 2>&1 \
     || echo "note: torch 2.13.0 could not be installed; the torch cross-checks will be skipped"
+fi
+if [ -z "${ATTNKIT_SKIP_BROWSER:-}" ] && ! { command -v chromium && command -v chromedriver; } >/dev/null 2>&1; then
+  as_root=""
+  [ "$(id -u)" = 0 ] || as_root="sudo -n"
+  if command -v apt-get >/dev/null 2>&1 && $as_root true >/dev/null 2>&1; then
+    echo "installing chromium and chromium-driver for the browser tests (log: .venv/install.log)..."
+    { $as_root apt-get update && $as_root apt-get install -y chromium chromium-driver; } >>.venv/install.log 2>&1 \
+      || echo "note: chromium could not be installed; the browser tests will be skipped"
+  else
+    echo "note: no chromium and no way to install it (apt-get as root); the browser tests will be skipped"
+  fi
 fi
 exec .venv/bin/python -m pytest -n 2 "$@"

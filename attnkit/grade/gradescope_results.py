@@ -42,17 +42,21 @@ NOTES = {"skipped": "left out of your hand-in", "missing_module": "missing from 
          "output_truncated": "printed output cut short", "too_slow": "too slow"}
 
 
+def output_text(result: SubmissionResult) -> str:
+    """The results' top text: the submission's problem, the notes the student is told about, a line per exercise."""
+    summary = [f"{e.exercise}: {_number(e.score)}/{_number(e.max_score)}" + (f" ({e.note})" if e.note else "")
+               for e in result.exercises]
+    notes = [f"{NOTES[n['kind']]}: {n['detail']}" for n in result.notes if n.get("kind") in NOTES]
+    return "\n".join(([result.problem, ""] if result.problem else []) + ([*notes, ""] if notes else []) + summary)
+
+
 def results_json(result: SubmissionResult) -> dict:
     tests = [test_entry(i, j, check)
              for i, exercise in enumerate(result.exercises, start=1)
              for j, check in enumerate(exercise.checks, start=1)]
-    summary = [f"{e.exercise}: {_number(e.score)}/{_number(e.max_score)}" + (f" ({e.note})" if e.note else "")
-               for e in result.exercises]
-    notes = [f"{NOTES[n['kind']]}: {n['detail']}" for n in result.notes if n.get("kind") in NOTES]
-    output = "\n".join(([result.problem, ""] if result.problem else []) + ([*notes, ""] if notes else []) + summary)
     return {
         "score": _number(result.score),
-        "output": output,
+        "output": output_text(result),
         "visibility": TOP_VISIBILITY,
         "stdout_visibility": "hidden",
         "tests": tests,

@@ -216,7 +216,8 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
                                                            records=records.record_dir(out)), file=stderr)
         return 1
     print(text, end="", file=stdout)
-    print(f"wrote {out / 'grades.csv'}, {out / 'summary.txt'} and one <student>.json per student", file=stdout)
+    print(f"wrote {out / 'grades.csv'}, {out / 'summary.txt'}, {out / 'report.html'} and one <student>.json per "
+          "student", file=stdout)
     return 1 if errors else 0
 
 

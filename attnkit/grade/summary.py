@@ -116,8 +116,9 @@ def summary_text(summary: dict) -> str:
 
 def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[str, ...],
               errors: dict[str, str], warnings: list[str], *, pictures: bool = True) -> str:
-    """Write grades.csv, summary.json, summary.txt (and, with ``pictures``, the PNGs of
-    attnkit.show.class_summary); returns the text."""
+    """Write grades.csv, summary.json, report.html (:mod:`attnkit.report`), summary.txt (and, with ``pictures``,
+    the PNGs of attnkit.show.class_summary); returns the text."""
+    from attnkit.report import write_report
     from attnkit.show.class_summary import write_pictures  # imports matplotlib only when it is installed
 
     files = (Path(out) / "grades.csv", Path(out) / "summary.json")
@@ -128,6 +129,7 @@ def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[st
     unchanged = None not in before and before == [_contents(path) for path in files]
     drawn = write_pictures(Path(out), results, summary, reuse=unchanged) + "\n" if pictures else ""
     text = summary_text(summary) + "\n" + drawn
+    write_report(Path(out), results, summary, exercise_ids)
     atomic.write_text(Path(out) / "summary.txt", text)
     return text
 

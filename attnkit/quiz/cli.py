@@ -10,14 +10,14 @@ from attnkit.arguments import RaisingParser, UsageError, whole_number
 
 from .bank import BankError, load_bank
 from .exporting import FORMATS, export
-from .model import TOPICS, plural
+from .model import GENERAL_TOPIC, TOPICS, plural
 
 USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [--answers FILE] [--bank FILE]
        attnkit quiz --exercise NAME
        attnkit quiz --stats
        attnkit quiz --import-feedback FILE
        attnkit quiz validate [FILES ...]
-       attnkit quiz export --format {gift,moodle-xml,markdown,qti} [--variants K] -o OUT"""
+       attnkit quiz export --format {gift,moodle-xml,markdown,qti,html} [--variants K] [--exercises SPEC] -o OUT"""
 
 
 _positive = whole_number(1)
@@ -56,6 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="fixed variants per generated question (default 1)")
     export.add_argument("-o", "--out", required=True, metavar="OUT")
     export.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T")
+    export.add_argument("--exercises", metavar="SPEC", help="a course's exercises (ids 'softmax,masking' or a "
+                        "course file): their questions and the general ones")
     export.add_argument("--bank", action="append", default=[], metavar="FILE")
 
 
@@ -90,7 +92,16 @@ def _export(args, out, err) -> int:
         bank = load_bank(args.bank or None)
     except BankError as error:
         return _bank_error(error, err)
-    questions = bank.by_topic(args.topic)
+    topics = list(args.topic)
+    if args.exercises is not None:
+        from grader import curriculum
+
+        try:
+            topics += [*curriculum.select(args.exercises), GENERAL_TOPIC]
+        except ValueError as error:
+            print(f"attnkit quiz export: --exercises: {error}", file=err)
+            return 2
+    questions = bank.by_topic(topics)
     try:
         count = export(questions, args.format, Path(args.out), args.variants)
     except OSError as error:

@@ -9,7 +9,7 @@ from .arrange import arranged
 from .grading import instantiate
 from .model import TOPICS, Question
 
-FORMATS = ("gift", "moodle-xml", "markdown", "qti")
+FORMATS = ("gift", "moodle-xml", "markdown", "qti", "html")
 
 
 def expand(questions, variants: int = 1) -> list[Question]:
@@ -43,6 +43,10 @@ def render(questions, fmt: str, variants: int = 1) -> str:
         from .export_qti import to_text2qti
 
         return to_text2qti(entries)
+    if fmt == "html":
+        from .export_html import to_html
+
+        return to_html(entries)
     raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
 
 

@@ -4,6 +4,8 @@
 question contributes one per right choice). Formats that show no options for a question type (GIFT's
 TRUE/FALSE token, numeric, short answer, matching pairs) contribute nothing for it.
 """
+import html
+import json
 import re
 import xml.etree.ElementTree as ET
 
@@ -49,7 +51,16 @@ def _markdown(text):
     return positions
 
 
-PARSERS = {"qti": _qti, "gift": _gift, "moodle-xml": _moodle, "markdown": _markdown}
+def _html(text):
+    positions = []
+    for kind, key in re.findall(r'<article class="q" [^>]*data-type="(\w+)" data-key="([^"]*)"', text):
+        if kind in ("single", "multiple"):
+            value = json.loads(html.unescape(key))
+            positions += value if isinstance(value, list) else [value]
+    return positions
+
+
+PARSERS = {"qti": _qti, "gift": _gift, "moodle-xml": _moodle, "markdown": _markdown, "html": _html}
 
 
 def correct_positions(fmt, text):
