@@ -64,6 +64,6 @@ def shared_unnamed(results: list[SubmissionResult]) -> list[dict]:
                 continue
             row = merged.setdefault((exercise, tuple(members)), {
                 "exercise": exercise, "check": check, "students": len(members), "example": members[0],
-                "call": value.call, "difference": value.difference, "checks": []})
+                "members": list(members), "call": value.call, "difference": value.difference, "checks": []})
             row["checks"].append(check)
     return sorted(merged.values(), key=lambda row: (-row["students"], row["exercise"], row["check"]))[:LISTED]

@@ -18,7 +18,7 @@ FAILED_CHECKS = 3      # per exercise, the checks most often failed
 NEEDS_HELP = 0.5       # a student below this share of the maximum needs help
 OUTPUT_CHARS = 1500    # of one check's message and hint in the report (a student's JSON holds all of it)
 CUT = f" ... (cut at {OUTPUT_CHARS} characters; the student's JSON holds all of it)"
-GROUPS_KEY = "shared_mistakes"  # the summary's list of students sharing an unnamed mistake (when present)
+GROUPS_KEY = "unnamed"  # the summary's groups of students sharing an unnamed mistake (attnkit/grade/unnamed.py)
 
 
 class Standing(str, Enum):
@@ -168,12 +168,12 @@ def shared_groups(raw) -> tuple[SharedGroup, ...]:
     """The summary's groups of students sharing an unnamed mistake; anything malformed is left out."""
     groups = []
     for item in raw if isinstance(raw, list) else ():
-        if not isinstance(item, dict) or not isinstance(item.get("students"), list):
+        if not isinstance(item, dict) or not isinstance(item.get("members"), list):
             continue
-        students = tuple(str(s) for s in item["students"])
+        students = tuple(str(s) for s in item["members"])
         groups.append(SharedGroup(str(item.get("exercise", "")), str(item.get("check", "")), students,
                                   str(item.get("example", students[0] if students else "")),
-                                  str(item.get("first_difference", ""))))
+                                  str(item.get("difference", ""))))
     return tuple(sorted(groups, key=lambda g: (-len(g.students), g.exercise, g.check)))
 
 

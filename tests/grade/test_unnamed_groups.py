@@ -54,3 +54,17 @@ def test_the_fingerprint_survives_the_students_record(tmp_path):
     again = [SubmissionResult.from_dict(json.loads(json.dumps(r.to_dict()))) for r in results]
     summaries = [class_summary(graded, ("softmax",), {}, [])["unnamed"] for graded in (results, again)]
     assert summaries[0] == summaries[1] != []
+
+
+def test_the_class_report_lists_the_group_with_its_students(tmp_path):
+    from attnkit.report.data import build
+    from attnkit.report.page import render
+
+    results = grade_class(tmp_path)
+    summary = class_summary(results, ("softmax",), {}, [])
+    report = build(results, summary, ("softmax",))
+    assert [(g.exercise, g.students) for g in report.groups] == [("softmax", tuple(f"student{k:02d}" for k in range(5)))]
+    page = render(report, ("softmax",))
+    section = page.split('<section id="groups">', 1)[1].split("</section>", 1)[0]
+    assert "none found" not in section and all(f"student{k:02d}" in section for k in range(5))
+    assert "student05" not in section

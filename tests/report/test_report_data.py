@@ -43,8 +43,8 @@ def test_exercise_rows_carry_the_summarys_figures_and_the_checks_most_often_fail
 
 
 def test_shared_groups_take_a_plain_list_and_leave_out_what_is_malformed():
-    raw = [{"exercise": "softmax", "check": "test_rows", "students": ["x", "y"], "first_difference": "[0, 1]"},
-           {"exercise": "attention", "check": "test_scale", "students": ["p", "q", "r"], "example": "q"},
+    raw = [{"exercise": "softmax", "check": "test_rows", "students": 2, "members": ["x", "y"], "difference": "[0, 1]"},
+           {"exercise": "attention", "check": "test_scale", "students": 3, "members": ["p", "q", "r"], "example": "q"},
            "not a group", {"exercise": "softmax", "students": "x"}]
     groups = shared_groups(raw)
     assert [(g.exercise, g.students, g.example) for g in groups] == [("attention", ("p", "q", "r"), "q"),

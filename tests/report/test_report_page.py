@@ -41,7 +41,7 @@ def test_text_from_student_code_is_escaped():
     hostile = student(HOSTILE, "mistake:softmax")
     hostile.exercises[0].checks[1].message = f"</pre><script>alert('{HOSTILE}')</script>"
     hostile.notes = [{"kind": "skipped", "detail": f"{HOSTILE}.py"}]
-    groups = [{"exercise": "softmax", "check": HOSTILE, "students": [HOSTILE], "first_difference": HOSTILE}]
+    groups = [{"exercise": "softmax", "check": HOSTILE, "students": 1, "members": [HOSTILE], "difference": HOSTILE}]
     text, _ = render([hostile, student("b", "right")], **{GROUPS_KEY: groups})
     assert text.count("<script>") == 1 and "<img" not in text and "onerror=\"" not in text
     assert text.count("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;") >= 6  # row, feedback, mistake, group, notes
@@ -76,7 +76,7 @@ def test_shared_mistake_groups_are_listed_largest_first_or_none_found():
 def test_the_glance_names_the_hardest_exercise_the_top_mistake_and_the_groups():
     results = [student("a", "mistake:softmax"), student("b", "mistake:softmax"), student("c", "right"),
                student("d", "stubs")]
-    groups = [{"exercise": "attention", "check": "t", "students": ["c", "d"]}]
+    groups = [{"exercise": "attention", "check": "t", "students": 2, "members": ["c", "d"]}]
     shown = text_without_scripts(sections.glance(build(results, summarise(results) | {GROUPS_KEY: groups},
                                                        EXERCISES)))
     assert shown == ("Hardest exercise: softmax, 25% at full marks (mean 3.75 / 10) "
