@@ -63,7 +63,8 @@ def test_the_class_report_lists_the_group_with_its_students(tmp_path):
     results = grade_class(tmp_path)
     summary = class_summary(results, ("softmax",), {}, [])
     report = build(results, summary, ("softmax",))
-    assert [(g.exercise, g.students) for g in report.groups] == [("softmax", tuple(f"student{k:02d}" for k in range(5)))]
+    planted = tuple(f"student{k:02d}" for k in range(5))
+    assert [(g.exercise, g.students) for g in report.groups] == [("softmax", planted)]
     page = render(report, ("softmax",))
     section = page.split('<section id="groups">', 1)[1].split("</section>", 1)[0]
     assert "none found" not in section and all(f"student{k:02d}" in section for k in range(5))
