@@ -6,17 +6,17 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from attnkit.arguments import RaisingParser, UsageError, whole_number
+from attnkit.arguments import RaisingParser, UsageError, add_exercises_argument, whole_number
 
 from .bank import BankError, load_bank
 from .exporting import FORMATS, export
-from .model import TOPICS, plural
+from .model import GENERAL_TOPIC, TOPICS, plural
 
 USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [--answers FILE] [--bank FILE]
        attnkit quiz --exercise NAME
        attnkit quiz --import-feedback FILE
        attnkit quiz validate [FILES ...]
-       attnkit quiz export --format {gift,moodle-xml,markdown,qti} [--variants K] -o OUT"""
+       attnkit quiz export --format {gift,moodle-xml,markdown,qti} [--variants K] [--exercises IDS|FILE] -o OUT"""
 
 
 _positive = whole_number(1)
@@ -48,12 +48,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     validate.add_argument("--mistakes", action="store_true",
                           help="list the mistake ids a question may name in 'mistakes:' and exit")
     export = verbs.add_parser("export", description="Export the banks for an LMS or for print.")
-    export.add_argument("--format", required=True, choices=FORMATS)
+    export.add_argument("--format", required=True, choices=FORMATS,
+                        help="gift (Moodle GIFT), moodle-xml (Moodle XML), markdown (a printable sheet with an answer "
+                             "key) or qti (text2qti's input; run text2qti on it for Canvas)")
     export.add_argument("--variants", type=_positive, default=1, metavar="K",
                         help="fixed variants per generated question (default 1)")
-    export.add_argument("-o", "--out", required=True, metavar="OUT")
-    export.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T")
-    export.add_argument("--bank", action="append", default=[], metavar="FILE")
+    export.add_argument("-o", "--out", required=True, metavar="OUT",
+                        help="the file to write (replaced atomically; its folder is created)")
+    subset = export.add_mutually_exclusive_group()
+    subset.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T",
+                        help=f"only this topic (repeatable): {', '.join(TOPICS)}")
+    add_exercises_argument(subset, help="only the topics of these exercises, plus concepts: comma-separated ids "
+                           "(e.g. softmax,masking) or the course file given to attnkit release --exercises "
+                           "(default: every topic)")
+    export.add_argument("--bank", action="append", default=[], metavar="FILE",
+                        help="export this bank file instead of the shipped banks (repeatable)")
 
 
 def _bank_error(error: BankError, err) -> int:
@@ -87,7 +96,12 @@ def _export(args, out, err) -> int:
         bank = load_bank(args.bank or None)
     except BankError as error:
         return _bank_error(error, err)
-    questions = bank.by_topic(args.topic)
+    topics = (*args.exercises, GENERAL_TOPIC) if args.exercises else args.topic
+    questions = bank.by_topic(topics)
+    if not questions:
+        print(f"attnkit quiz export: no question of {', '.join(topics)} in {', '.join(bank.files)}; nothing written",
+              file=err)
+        return 1
     try:
         count = export(questions, args.format, Path(args.out), args.variants)
     except OSError as error:

@@ -195,7 +195,8 @@ class Session:
         else:
             self.say(_wrap(f"Wrong. {missed_choices(result.asked, result.given)}", indent))
         self.say(_wrap(f"Why: {question.explanation}", indent))
-        self.say(_wrap(f"Source: {question.source}", indent))
+        if question.source.line():
+            self.say(_wrap(question.source.line(), indent))
 
     def _finish(self, stopped: str | None) -> None:
         if self.settings.exam and self.results:
