@@ -21,6 +21,12 @@ class Form(Enum):
 
 
 FORMS = tuple(form.value for form in Form)
+HOW_TO_TYPE = {  # what a session shows under a short question
+    Form.TEXT: "type a short answer (case and spaces do not matter)",
+    Form.SHAPE: "type a shape, e.g. (10, 32) or 10x32",
+    Form.SET: "type the numbers in any order, e.g. 0, 4",
+    Form.BIG_O: "type a big-O expression, e.g. O(n^2 d), factors in any order",
+}
 MAX_CHARS = 200  # a typed answer longer than this is not one of these forms; nothing below loops on more
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Callable
 
 from . import gate
+from .answers import HOW_TO_TYPE
 from .bank import Bank
 from .grading import Asked, BadAnswer, instantiate, mark, present, variant_seed
 from .model import TOPICS, TYPE_LABELS, plural
@@ -22,7 +23,6 @@ HINTS = {
     "multiple": "several may be right: type all their numbers, e.g. 1,3",
     "true_false": "type 1 or 2, or t / f",
     "numeric": "type a number",
-    "short": "type a short answer (case and spaces do not matter)",
     "ordering": "type the numbers in the right order, e.g. 3 1 2 ...",
 }
 
@@ -168,7 +168,7 @@ class Session:
         self.say(_wrap(concrete.prompt))
         for number, option in enumerate(asked.options, 1):
             self.say(_wrap(f"{number}) {option}", "    "))
-        self.say(f"  ({HINTS[concrete.type]})")
+        self.say(f"  ({HOW_TO_TYPE[concrete.form] if concrete.type == 'short' else HINTS[concrete.type]})")
         while True:
             text = self.source.ask("answer> ")
             try:

@@ -1,11 +1,19 @@
 """Answer forms people type: each form is read as a value, so right answers in any spelling match and wrong
 ones do not."""
+import io
+from datetime import datetime, timezone
+
 import pytest
 
 from attnkit.quiz import answers
 from attnkit.quiz.answers import Form, Unreadable
+from attnkit.quiz.bank import Bank, load_bank
 from attnkit.quiz.grading import BadAnswer, mark, present
 from attnkit.quiz.model import Question, Source
+from attnkit.quiz.progress import Progress
+from attnkit.quiz.session import LineSource, Session, Settings
+
+NEW_YEAR = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def short(form, answer):
@@ -104,3 +112,17 @@ def test_every_spelling_an_export_lists_reads_back_as_the_same_value(form, writt
 def test_unreadable_is_a_value_error_naming_the_form():
     with pytest.raises(Unreadable, match="shape"):
         answers.shape("abc")
+
+
+
+@pytest.mark.parametrize("qid,hint", [
+    ("position-2-sees", "(type the numbers in any order, e.g. 0, 4)"),
+    ("qa5-complexity", "(type a big-O expression, e.g. O(n^2 d), factors in any order)"),
+    ("softmax-role", "(type a short answer (case and spaces do not matter))")])
+def test_a_session_says_how_to_type_each_answer_form(tmp_path, monkeypatch, qid, hint):
+    monkeypatch.setenv("ATTNKIT_HOME", str(tmp_path))
+    bank = Bank((load_bank().get(qid),), ("bank.yaml",))
+    out = io.StringIO()
+    answers_in = LineSource(io.StringIO("x\n"), out, True)
+    Session(bank, Settings(count=1, seed=1), Progress.load(), answers_in, out, lambda: NEW_YEAR).run()
+    assert hint in out.getvalue()
