@@ -41,6 +41,8 @@ _GROUPED = re.compile(r"[+-]?\d{1,3}(?:([,_ \u2009\u202f])\d{3})(?:\1\d{3})*(?:\
 def number(text: str) -> float:
     """A typed number: ``0.418``, ``-2``, ``1e-3``, ``4,096``, ``4 096``, ``4_096`` (one separator, groups of 3)."""
     text = text.strip()
+    if len(text) > MAX_CHARS:
+        raise Unreadable("type a number, e.g. 0.418 (no units)")
     if _GROUPED.fullmatch(text):
         text = re.sub(r"[,_ \u2009\u202f]", "", text)
     try:

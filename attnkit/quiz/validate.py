@@ -309,11 +309,16 @@ def _check_templates(out: _Collector, name: str) -> None:
                     f"(it provides: {', '.join(sorted(params))}, answer)", key)
 
 
-def _check_schema(out: _Collector) -> None:
+@lru_cache(maxsize=1)
+def _question_validator():
+    """The JSON schema's question validator, made once (building it costs more than checking an entry)."""
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator({"$ref": "#/$defs/question", "$defs": schema()["$defs"]})
-    for error in sorted(validator.iter_errors(dict(out.entry)), key=lambda e: list(e.path)):
+    return jsonschema.Draft202012Validator({"$ref": "#/$defs/question", "$defs": schema()["$defs"]})
+
+
+def _check_schema(out: _Collector) -> None:
+    for error in sorted(_question_validator().iter_errors(dict(out.entry)), key=lambda e: list(e.path)):
         key = error.path[0] if error.path else None
         out.add(f"schema: {error.message}", key if key in out.entry else None)
 

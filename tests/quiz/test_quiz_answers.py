@@ -95,7 +95,7 @@ def test_grouped_millions_and_decimals():
     assert not marked(numeric(4096), "4,095")
 
 
-@pytest.mark.parametrize("typed", ["4,5", "40,96", "4,0960", "4,096 MB", "nan", "inf"])
+@pytest.mark.parametrize("typed", ["4,5", "40,96", "4,0960", "4,096 MB", "nan", "inf", "1" * 300])
 def test_ambiguous_or_non_numbers_are_refused_with_a_hint(typed):
     with pytest.raises(BadAnswer, match="number"):
         marked(numeric(4096), typed)
