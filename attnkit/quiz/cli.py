@@ -44,7 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="quiz_verb", metavar="{validate,export}", prog=parser.prog)
     validate = verbs.add_parser("validate", description="Check question banks (default: the shipped ones). "
                                 "Files given are also checked for ids that a shipped bank already uses.")
-    validate.add_argument("files", nargs="*", metavar="FILES")
+    validate.add_argument("files", nargs="*", metavar="FILES",
+                          help="bank files to check (default: the shipped banks); a file named like a shipped bank "
+                               "stands in for it")
     validate.add_argument("--mistakes", action="store_true",
                           help="list the mistake ids a question may name in 'mistakes:' and exit")
     export = verbs.add_parser("export", description="Export the banks for an LMS or for print.")
