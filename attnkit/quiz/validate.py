@@ -163,9 +163,9 @@ def _check_source(out: _Collector) -> None:
 
 
 def _check_mistakes(out: _Collector) -> None:
-    listed = out.entry.get("mistakes")
-    if listed is None:
+    if "mistakes" not in out.entry:
         return
+    listed = out.entry["mistakes"]
     if not isinstance(listed, list) or not all(isinstance(item, str) for item in listed):
         out.add("'mistakes' must be a list of mistake ids, e.g. [softmax_no_max_subtraction]", "mistakes")
         return
@@ -201,6 +201,8 @@ def _check_answer(out: _Collector, qtype: str) -> None:
             out.add("'choices' has the same choice twice", "choices")
     elif "choices" in entry:
         out.add(f"'choices' is only for single and multiple questions, not {qtype}", "choices")
+    if "generator" in entry and generator is None:
+        out.add("'generator' has no value: name a generator or remove the line", "generator")
     if generator is not None:
         if qtype != "numeric":
             out.add("'generator' is only supported for numeric questions", "generator")

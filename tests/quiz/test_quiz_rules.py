@@ -117,3 +117,13 @@ def test_every_question_is_tagged_with_a_difficulty(tmp_path):
     path = bank(tmp_path, entry("no-level", "type: true_false\nanswer: true\n").replace("    difficulty: easy\n", ""))
     (problem,) = problems_of(path)
     assert problem.qid == "no-level" and "'difficulty' must be one of: easy, medium, hard" in problem.message
+
+
+@pytest.mark.parametrize("key,body,expected", [
+    ("mistakes", "type: true_false\nanswer: true\nmistakes: ~\n", "'mistakes' must be a list of mistake ids"),
+    ("generator", "type: numeric\nanswer: 1\ntolerance: 0\ngenerator: ~\n", "'generator' has no value")])
+def test_an_optional_field_left_empty_is_refused_as_the_schema_refuses_it(tmp_path, key, body, expected):
+    path = bank(tmp_path, entry("empty-field", body))
+    with pytest.raises(BankError) as plain:  # what a session sees, without the JSON schema
+        load_bank([path])
+    assert any(expected in problem.message for problem in plain.value.problems)
