@@ -227,8 +227,10 @@ class Session:
                                        "asked": asked, "right": right, "stopped": stopped or "",
                                        "review": self.settings.review})
         self.progress.save()
-        due = len(self.progress.due(self.clock()))
-        self.say(_wrap(f"Progress saved ({plural(len(self.progress.cards), 'question')} tracked, {due} due now; "
+        known = self.bank.ids()  # a card of a question no bank has any more is never asked: not counted
+        due = len(self.progress.due(self.clock(), known))
+        tracked = sum(qid in known for qid in self.progress.cards)
+        self.say(_wrap(f"Progress saved ({plural(tracked, 'question')} tracked, {due} due now; "
                        "`attnkit quiz --review` asks what is due):", ""))
         self.say(f"  {self.progress.path}")
         if self.settings.exercise:
