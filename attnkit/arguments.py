@@ -20,14 +20,15 @@ def whole_number(minimum: int) -> Callable[[str], int]:
     return parse
 
 
-def add_exercises_argument(parser: argparse.ArgumentParser) -> None:
+def add_exercises_argument(parser, help: str | None = None) -> None:
     """``--exercises SPEC``: a course's subset (comma-separated ids or a course YAML file), as ``args.exercises``.
 
-    The value is parsed by :func:`grader.curriculum.select`; ``None`` means every exercise.
+    The value is parsed by :func:`grader.curriculum.select`; ``None`` means every exercise. ``parser`` may be an
+    argument group; ``help`` replaces the default help text (what the subset means for that verb).
     """
     parser.add_argument("--exercises", type=_exercise_subset, default=None, metavar="IDS|FILE",
-                        help="only these exercises: comma-separated ids (e.g. softmax,masking) or a course "
-                             "file (YAML list of ids); points and totals follow the subset (default: all)")
+                        help=help or "only these exercises: comma-separated ids (e.g. softmax,masking) or a course "
+                                     "file (YAML list of ids); points and totals follow the subset (default: all)")
 
 
 def _exercise_subset(text: str) -> tuple[str, ...]:

@@ -139,6 +139,10 @@ def load_bank(paths=None, *, against_shipped: bool = False, schema_too: bool = F
     shipped = [question for path in others for question in read_file(path)[0]]
     problems.extend(_duplicates([(question, _shipped(Path(question.file))) for question in questions]
                                 + [(question, True) for question in shipped]))
+    if schema_too and not problems:  # `attnkit quiz validate`: the rules over whole banks
+        from .bankrules import check
+
+        problems.extend(check([*questions, *shipped], {question.file for question in questions}))
     if problems:
         raise BankError(problems)
     return Bank(tuple(questions), tuple(_display(p) for p in files))

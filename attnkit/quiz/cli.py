@@ -6,7 +6,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from attnkit.arguments import RaisingParser, UsageError, whole_number
+from attnkit.arguments import RaisingParser, UsageError, add_exercises_argument, whole_number
 
 from .bank import BankError, load_bank
 from .exporting import FORMATS, export
@@ -17,7 +17,7 @@ USAGE = """attnkit quiz [--topic T ...] [-n N] [--seed S] [--review] [--exam] [-
        attnkit quiz --stats
        attnkit quiz --import-feedback FILE
        attnkit quiz validate [FILES ...]
-       attnkit quiz export --format {gift,moodle-xml,markdown,qti,html} [--variants K] [--exercises SPEC] -o OUT"""
+       attnkit quiz export --format {gift,moodle-xml,markdown,qti,html} [--variants K] [--exercises IDS|FILE] -o OUT"""
 
 
 _positive = whole_number(1)
@@ -47,18 +47,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="quiz_verb", metavar="{validate,export}", prog=parser.prog)
     validate = verbs.add_parser("validate", description="Check question banks (default: the shipped ones). "
                                 "Files given are also checked for ids that a shipped bank already uses.")
-    validate.add_argument("files", nargs="*", metavar="FILES")
+    validate.add_argument("files", nargs="*", metavar="FILES",
+                          help="bank files to check (default: the shipped banks); a file named like a shipped bank "
+                               "stands in for it")
     validate.add_argument("--mistakes", action="store_true",
                           help="list the mistake ids a question may name in 'mistakes:' and exit")
     export = verbs.add_parser("export", description="Export the banks for an LMS or for print.")
-    export.add_argument("--format", required=True, choices=FORMATS)
+    export.add_argument("--format", required=True, choices=FORMATS,
+                        help="gift (Moodle GIFT), moodle-xml (Moodle XML), markdown (a printable sheet with an answer "
+                             "key), qti (text2qti's input; run text2qti on it for Canvas) or html (one offline page "
+                             "for self-study)")
     export.add_argument("--variants", type=_positive, default=1, metavar="K",
                         help="fixed variants per generated question (default 1)")
-    export.add_argument("-o", "--out", required=True, metavar="OUT")
-    export.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T")
-    export.add_argument("--exercises", metavar="SPEC", help="a course's exercises (ids 'softmax,masking' or a "
-                        "course file): their questions and the general ones")
-    export.add_argument("--bank", action="append", default=[], metavar="FILE")
+    export.add_argument("-o", "--out", required=True, metavar="OUT",
+                        help="the file to write (replaced atomically; its folder is created)")
+    subset = export.add_mutually_exclusive_group()
+    subset.add_argument("--topic", action="append", choices=TOPICS, default=[], metavar="T",
+                        help=f"only this topic (repeatable): {', '.join(TOPICS)}")
+    add_exercises_argument(subset, help="only the topics of these exercises, plus concepts: comma-separated ids "
+                           "(e.g. softmax,masking) or the course file given to attnkit release --exercises "
+                           "(default: every topic)")
+    export.add_argument("--bank", action="append", default=[], metavar="FILE",
+                        help="export this bank file instead of the shipped banks (repeatable)")
 
 
 def _bank_error(error: BankError, err) -> int:
@@ -92,16 +102,12 @@ def _export(args, out, err) -> int:
         bank = load_bank(args.bank or None)
     except BankError as error:
         return _bank_error(error, err)
-    topics = list(args.topic)
-    if args.exercises is not None:
-        from grader import curriculum
-
-        try:
-            topics += [*curriculum.select(args.exercises), GENERAL_TOPIC]
-        except ValueError as error:
-            print(f"attnkit quiz export: --exercises: {error}", file=err)
-            return 2
+    topics = (*args.exercises, GENERAL_TOPIC) if args.exercises else args.topic
     questions = bank.by_topic(topics)
+    if not questions:
+        print(f"attnkit quiz export: no question of {', '.join(topics)} in {', '.join(bank.files)}; nothing written",
+              file=err)
+        return 1
     try:
         count = export(questions, args.format, Path(args.out), args.variants)
     except OSError as error:

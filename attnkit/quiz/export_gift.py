@@ -48,10 +48,11 @@ def to_gift(questions) -> str:
         prompt = question.prompt
         if question.type == "ordering":
             prompt += "\n(Match each item with its position, 1 = first.)"
-        lines = [f"// {question.id} | {question.type} | {question.difficulty} | source: {question.source}",
+        cited = f" | source: {question.source}" if question.source.paper else ""
+        lines = [f"// {question.id} | {question.type} | {question.difficulty}{cited}",
                  f"::{escape(question.id)}::{escape(prompt)} {{"]
         lines += [f"\t{answer}" for answer in _answers(question)]
-        lines.append(f"\t####{escape(question.explanation)} {escape('Source: ' + str(question.source))}")
+        lines.append(f"\t####{escape(' '.join(filter(None, (question.explanation, question.source.line()))))}")
         lines.append("}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"

@@ -1,6 +1,7 @@
 """A printable Markdown sheet: the questions by topic, then the answer key with explanations."""
 from __future__ import annotations
 
+from .answers import Form
 from .model import TYPE_LABELS, Question
 
 
@@ -38,8 +39,8 @@ def to_markdown(questions) -> str:
     lines += ["---", "", "## Answer key", ""]
     for number, question in enumerate(questions, 1):
         answer = question.answer_text()
-        if question.type == "short" and len(question.answer) > 1:
+        if question.type == "short" and len(question.answer) > 1 and question.form is Form.TEXT:
             answer += " (also accepted: " + "; ".join(question.answer[1:]) + ")"
-        lines += [f"**{number}.** `{question.id}`: **{answer}**  ", f"{_block(question.explanation)}  ",
-                  f"*Source: {question.source}*", ""]
+        lines += [f"**{number}.** `{question.id}`: **{answer}**  ", f"{_block(question.explanation)}  "]
+        lines += [f"*{question.source.line()}*", ""] if question.source.paper else [""]
     return "\n".join(lines).rstrip() + "\n"

@@ -70,7 +70,7 @@ def to_moodle_xml(questions) -> str:
         qtype, body = _body(question)
         prompt = question.prompt + ("\n\n(Match each item with its position, 1 = first.)"
                                     if question.type == "ordering" else "")
-        feedback = f"{question.explanation}\n\nSource: {question.source}"
+        feedback = "\n\n".join(filter(None, (question.explanation, question.source.line())))
         out += [f'  <question type="{qtype}">',
                 f"    <name><text>{cdata(question.id)}</text></name>",
                 _text("questiontext", as_html(prompt)),
@@ -78,8 +78,7 @@ def to_moodle_xml(questions) -> str:
                 "    <defaultgrade>1</defaultgrade>", "    <penalty>0.3333333</penalty>", "    <hidden>0</hidden>",
                 f"    <idnumber>{html.escape(question.id)}</idnumber>",
                 *body,
-                f"    <tags><tag><text>{cdata(question.difficulty)}</text></tag>"
-                f"<tag><text>{cdata(question.source.file)}</text></tag></tags>",
+                f"    <tags><tag><text>{cdata(question.difficulty)}</text></tag></tags>",
                 "  </question>"]
     out.append("</quiz>")
     return "\n".join(out) + "\n"

@@ -58,7 +58,7 @@ def to_text2qti(questions) -> str:
             prompt += " Which order is right?"
         lines.append(f"Title: {escape(question.id)}")
         lines.append(f"{number}.  {escape(prompt)}")
-        lines.append(f"... {escape(question.explanation)} Source: {escape(str(question.source))}")
+        lines.append(f"... {escape(' '.join(filter(None, (question.explanation, question.source.line()))))}")
         lines += _choices(question)
         lines.append("")
     return "\n".join(lines)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from attnkit import atomic
 
+from .answers import Form, spellings
 from .arrange import arranged
 from .grading import instantiate
 from .model import TOPICS, Question
@@ -12,16 +13,24 @@ from .model import TOPICS, Question
 FORMATS = ("gift", "moodle-xml", "markdown", "qti", "html")
 
 
+def spelled(question: Question) -> Question:
+    """A shape, set or big-O short answer with the common ways to type it: an LMS compares text, not values."""
+    if question.type != "short" or question.form is Form.TEXT:
+        return question
+    forms = [form for written in question.answer for form in spellings(question.form, written)]
+    return question.with_(answer=tuple(dict.fromkeys(forms)))
+
+
 def expand(questions, variants: int = 1) -> list[Question]:
     """Every question once; a generated one ``variants`` times (seeds 1..K, ids ``<id>-v<seed>``); choices in
-    export order (:func:`arrange.arranged`)."""
+    export order (:func:`arrange.arranged`); structured short answers spelled out (:func:`spelled`)."""
     out = []
     for question in sorted(questions, key=lambda q: TOPICS.index(q.topic)):  # learning-path order
         if question.generated:
             for seed in range(1, variants + 1):
                 out.append(arranged(instantiate(question, seed).with_(id=f"{question.id}-v{seed}")))
         else:
-            out.append(arranged(question))
+            out.append(arranged(spelled(question)))
     return out
 
 

@@ -6,6 +6,7 @@ import re
 import zlib
 from dataclasses import dataclass
 
+from . import answers
 from .generators import generate
 from .model import Question, format_number
 
@@ -67,11 +68,6 @@ def _numbers(text: str, count: int, single: bool = False) -> list[int]:
     return numbers
 
 
-def normalise(text: str) -> str:
-    """Case- and whitespace-insensitive form of a short answer."""
-    return re.sub(r"\s+", "", text).casefold()
-
-
 def mark(asked: Asked, text: str) -> tuple[bool, str]:
     """``(correct, what the learner answered in words)``; raises ``BadAnswer`` for unreadable input."""
     question, options = asked.question, asked.options
@@ -105,9 +101,12 @@ def mark(asked: Asked, text: str) -> tuple[bool, str]:
         return order == list(question.answer), " -> ".join(order)
     if question.type == "numeric":
         try:
-            value = float(text.replace("_", ""))
-        except ValueError:
-            raise BadAnswer("type a number, e.g. 0.418 (no units)") from None
+            value = answers.number(text)
+        except answers.Unreadable as error:
+            raise BadAnswer(str(error)) from None
         return abs(value - question.answer) <= question.tolerance + 1e-9, text
-    accepted = {normalise(form) for form in question.answer}
-    return normalise(text) in accepted, text
+    try:
+        typed = answers.read(question.form, text)
+    except answers.Unreadable as error:
+        raise BadAnswer(str(error)) from None
+    return typed in {answers.read(question.form, form) for form in question.answer}, text

@@ -6,6 +6,8 @@ from typing import Any
 
 from grader import curriculum
 
+from .answers import Form
+
 TYPES = ("single", "multiple", "true_false", "numeric", "short", "ordering")
 GENERAL_TOPIC = "concepts"  # questions about self-attention as a whole, not about one exercise
 TOPICS = (*curriculum.ids(), GENERAL_TOPIC)  # one topic per exercise, in learning-path order
@@ -22,19 +24,26 @@ TYPE_LABELS = {
     "short": "short answer",
     "ordering": "ordering",
 }
-FIELDS = ("id", "topic", "type", "prompt", "choices", "answer", "tolerance", "pinned", "generator",
+FIELDS = ("id", "topic", "type", "prompt", "choices", "answer", "form", "tolerance", "pinned", "generator",
           "explanation", "source", "difficulty", "tags", "mistakes", "predict")
 
 
 @dataclass(frozen=True)
 class Source:
-    """Where a question's fact comes from: a seed document's ``file`` name, or a paper as "Title (year)"."""
+    """Where a question's fact comes from: a ``paper`` as "Title (year)" with its section, or one of the kit's seed
+    ``document`` files. Only a paper is shown (``str``): learners and LMS users do not have the documents, and they
+    have no title to cite, so a question sourced from one shows no source line."""
 
-    file: str
     section: str
+    paper: str = ""
+    document: str = ""
 
     def __str__(self) -> str:
-        return f'{self.file}, "{self.section}"'
+        return f'{self.paper}, "{self.section}"' if self.paper else ""
+
+    def line(self) -> str:
+        """``Source: Title (year), "section"``, or "" when there is nothing a reader could look up."""
+        return f"Source: {self}" if self.paper else ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,7 @@ class Question:
     difficulty: str
     choices: tuple[str, ...] = ()
     answer: Any = None
+    form: Form = Form.TEXT  # how a short answer is read and compared (attnkit.quiz.answers)
     tolerance: float | None = None
     pinned: bool = False
     generator: str | None = None

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Callable
 
 from . import gate
+from .answers import HOW_TO_TYPE
 from .bank import Bank
 from .grading import Asked, BadAnswer, instantiate, mark, present, variant_seed
 from .model import TOPICS, TYPE_LABELS, plural
@@ -24,7 +25,6 @@ HINTS = {
     "multiple": "several may be right: type all their numbers, e.g. 1,3",
     "true_false": "type 1 or 2, or t / f",
     "numeric": "type a number",
-    "short": "type a short answer (case and spaces do not matter)",
     "ordering": "type the numbers in the right order, e.g. 3 1 2 ...",
 }
 
@@ -177,7 +177,7 @@ class Session:
         self.say(_wrap(concrete.prompt))
         for number, option in enumerate(asked.options, 1):
             self.say(_wrap(f"{number}) {option}", "    "))
-        self.say(f"  ({HINTS[concrete.type]})")
+        self.say(f"  ({HOW_TO_TYPE[concrete.form] if concrete.type == 'short' else HINTS[concrete.type]})")
         started = self.timer()
         while True:
             text = self.source.ask("answer> ")
@@ -208,7 +208,8 @@ class Session:
         else:
             self.say(_wrap(f"Wrong. {missed_choices(result.asked, result.given)}", indent))
         self.say(_wrap(f"Why: {question.explanation}", indent))
-        self.say(_wrap(f"Source: {question.source}", indent))
+        if question.source.line():
+            self.say(_wrap(question.source.line(), indent))
 
     def _finish(self, stopped: str | None) -> None:
         if self.settings.exam and self.results:
@@ -238,8 +239,10 @@ class Session:
                                        "asked": asked, "right": right, "stopped": stopped or "",
                                        "review": self.settings.review})
         self.progress.save()
-        due = len(self.progress.due(self.clock()))
-        self.say(_wrap(f"Progress saved ({plural(len(self.progress.cards), 'question')} tracked, {due} due now; "
+        known = self.bank.ids()  # a card of a question no bank has any more is never asked: not counted
+        due = len(self.progress.due(self.clock(), known))
+        tracked = sum(qid in known for qid in self.progress.cards)
+        self.say(_wrap(f"Progress saved ({plural(tracked, 'question')} tracked, {due} due now; "
                        "`attnkit quiz --review` asks what is due):", ""))
         self.say(f"  {self.progress.path}")
         if self.settings.exercise:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from . import answers
+from .answers import FORMS, Form
 from .generators import GENERATORS, generate
 from .model import DIFFICULTIES, DOCUMENTS, FIELDS, GENERAL_TOPIC, TOPICS, TYPES, Question, Source
 from .yamlmarks import Located
@@ -161,9 +163,9 @@ def _check_source(out: _Collector) -> None:
 
 
 def _check_mistakes(out: _Collector) -> None:
-    listed = out.entry.get("mistakes")
-    if listed is None:
+    if "mistakes" not in out.entry:
         return
+    listed = out.entry["mistakes"]
     if not isinstance(listed, list) or not all(isinstance(item, str) for item in listed):
         out.add("'mistakes' must be a list of mistake ids, e.g. [softmax_no_max_subtraction]", "mistakes")
         return
@@ -199,6 +201,8 @@ def _check_answer(out: _Collector, qtype: str) -> None:
             out.add("'choices' has the same choice twice", "choices")
     elif "choices" in entry:
         out.add(f"'choices' is only for single and multiple questions, not {qtype}", "choices")
+    if "generator" in entry and generator is None:
+        out.add("'generator' has no value: name a generator or remove the line", "generator")
     if generator is not None:
         if qtype != "numeric":
             out.add("'generator' is only supported for numeric questions", "generator")
@@ -225,6 +229,10 @@ def _check_answer(out: _Collector, qtype: str) -> None:
                 out.add(f"answer {item!r} is not among the choices", "answer")
         if len(set(answer)) != len(answer):
             out.add("'answer' lists a choice twice", "answer")
+        wrong = len(choices) - len(set(answer) & set(choices))
+        if wrong < 2:
+            out.add(f"a multiple-answer question needs at least two wrong choices, not {wrong}: with one, 'tick all "
+                    "but the odd one out' wins; add a mistake a student would really make", "choices")
     elif qtype == "true_false" and not isinstance(answer, bool):
         out.add("'answer' must be true or false", "answer")
     elif qtype == "numeric":
@@ -237,13 +245,50 @@ def _check_answer(out: _Collector, qtype: str) -> None:
     elif qtype == "short":
         if not (isinstance(answer, str) and answer.strip()) and not _strings(answer):
             out.add("'answer' must be a string or a list of accepted forms", "answer")
+        else:
+            _check_form(out, [answer] if isinstance(answer, str) else answer)
     elif qtype == "ordering":
         if not _strings(answer) or len(answer) < 3:
             out.add("'answer' must list at least three items in their correct order", "answer")
         elif len(set(answer)) != len(answer):
             out.add("'answer' lists an item twice", "answer")
+    if qtype != "short" and "form" in entry:
+        out.add(f"'form' is only for short questions, not {qtype}", "form")
     if qtype != "numeric" and "tolerance" in entry:
         out.add("'tolerance' is only for numeric questions", "tolerance")
+
+
+_LOOKS = ((Form.BIG_O, re.compile(r"^\s*(?:o|θ)\s*\(", re.IGNORECASE), "a big-O expression"),
+          (Form.SHAPE, re.compile(r"^[\s(\[{]*\d+\s*(?:[,x×;*]|by|\s)\s*\d"), "a shape or a set of integers"))
+
+
+def _check_form(out: _Collector, accepted: list[str]) -> None:
+    """A short answer's forms read in its ``form`` and agree; a text answer that looks like a shape, a set or a
+    big-O expression must say so (compared as text, ``[10, 32]`` would not match ``(10, 32)``)."""
+    name = out.entry.get("form", Form.TEXT.value)
+    if name not in FORMS:
+        out.add(f"'form' must be one of: {', '.join(FORMS)}", "form")
+        return
+    form = Form(name)
+    if form is Form.TEXT:
+        for written in accepted:
+            for kind, pattern, what in _LOOKS:
+                if pattern.match(written):
+                    suggestion = "big_o" if kind is Form.BIG_O else "shape' or 'form: set"
+                    out.add(f"answer {written!r} looks like {what}: add 'form: {suggestion}' so it is compared as "
+                            "a value (as text, other spellings and orders are marked wrong)", "answer")
+                    return
+        return
+    values = []
+    for written in accepted:
+        try:
+            values.append(answers.read(form, written))
+        except answers.Unreadable as error:
+            out.add(f"answer {written!r} is not a {name} ({error})", "answer")
+            return
+    if any(value != values[0] for value in values):
+        out.add(f"the accepted forms are different {name}s ({', '.join(map(repr, accepted))}); a {name} answer is "
+                "compared as a value, so give one form", "answer")
 
 
 def _check_templates(out: _Collector, name: str) -> None:
@@ -266,11 +311,16 @@ def _check_templates(out: _Collector, name: str) -> None:
                     f"(it provides: {', '.join(sorted(params))}, answer)", key)
 
 
-def _check_schema(out: _Collector) -> None:
+@lru_cache(maxsize=1)
+def _question_validator():
+    """The JSON schema's question validator, made once (building it costs more than checking an entry)."""
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator({"$ref": "#/$defs/question", "$defs": schema()["$defs"]})
-    for error in sorted(validator.iter_errors(dict(out.entry)), key=lambda e: list(e.path)):
+    return jsonschema.Draft202012Validator({"$ref": "#/$defs/question", "$defs": schema()["$defs"]})
+
+
+def _check_schema(out: _Collector) -> None:
+    for error in sorted(_question_validator().iter_errors(dict(out.entry)), key=lambda e: list(e.path)):
         key = error.path[0] if error.path else None
         out.add(f"schema: {error.message}", key if key in out.entry else None)
 
@@ -286,11 +336,13 @@ def _build(file: str, entry: Located) -> Question:
         answer = float(answer)
     tolerance = entry.get("tolerance")
     source = entry["source"]
-    cited = source["file"] if "file" in source else f"{source['paper']} ({source['year']})"
+    cited = (Source(source["section"], document=source["file"]) if "file" in source
+             else Source(source["section"], paper=f"{source['paper']} ({source['year']})"))
     return Question(
         id=entry["id"], topic=entry["topic"], type=qtype, prompt=entry["prompt"].strip(),
-        explanation=entry["explanation"].strip(), source=Source(cited, source["section"]),
+        explanation=entry["explanation"].strip(), source=cited,
         difficulty=entry["difficulty"], choices=tuple(entry.get("choices") or ()), answer=answer,
+        form=Form(entry.get("form", Form.TEXT.value)),
         tolerance=float(tolerance) if tolerance is not None else None,
         pinned=bool(entry.get("pinned", qtype == "true_false")), generator=entry.get("generator"),
         tags=tuple(entry.get("tags") or ()), mistakes=tuple(entry.get("mistakes") or ()),

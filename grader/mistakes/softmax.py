@@ -10,7 +10,8 @@ DIVIDE = "np.divide(exps, totals, out=np.zeros_like(exps), where=totals > 0)"
 ALL_INF_NAN = Mistake(
     id="softmax_all_inf_nan",
     functions=FUNCTIONS,
-    looks_like="a slice that is entirely -inf came out as NaN (its max is -inf, and -inf - (-inf) is NaN)",
+    looks_like="a slice that is entirely -inf came out as NaN (exp(-inf) is 0 everywhere, so the division is 0/0; "
+               "with the max subtracted first, -inf - (-inf) is already NaN)",
     hint="A slice with no finite entry has nothing to normalise. What should its shift be, and what should "
          "come out where the total is 0?",
     patch=(("    row_max = np.where(np.isfinite(row_max), row_max, 0)", "    pass"), (DIVIDE, "exps / totals")),

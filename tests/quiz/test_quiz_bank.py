@@ -58,16 +58,16 @@ def test_size_and_types(bank):
 
 
 def test_every_seed_document_is_cited_and_papers_by_title_and_year(bank):
-    cited = {question.source.file for question in bank.questions}
-    assert SEEDS <= cited, f"uncited: {SEEDS - cited}"
-    papers = cited - SEEDS
+    cited = {question.source.document for question in bank.questions} - {""}
+    assert SEEDS == cited, f"uncited: {SEEDS - cited}"
+    papers = {question.source.paper for question in bank.questions} - {""}
     assert papers and all(re.fullmatch(r".+ \((19|20)\d\d\)", paper) for paper in papers), papers
 
 
 def test_the_five_qa_questions_are_present(bank):
     for qid in QA_IDS:
         question = bank.get(qid)
-        assert question.source.file == "004_40fbc8846b023c24.txt"
+        assert question.source.document == "004_40fbc8846b023c24.txt"
         assert "Q&A" in question.source.section
 
 
@@ -98,8 +98,8 @@ def test_choice_answers_are_consistent(bank):
 
 
 def test_memory_figure_matches_the_seed(bank):
-    question = bank.get("memory-4096")
-    assert abs(4096 * 4096 * 4 / 2**20 - question.answer) <= question.tolerance
+    question = bank.get("memory-4096-floats")  # 4096 x 4096 floats, in millions of 10^6
+    assert abs(4096 * 4096 / 1e6 - question.answer) <= question.tolerance
     assert Path(question.file).name == "tiled_attention.yaml"
 
 
@@ -164,3 +164,23 @@ def test_every_classic_mistake_has_a_question_to_review(bank):
     assert not untagged, ("add `mistakes: [id]` to a question about each of these (quizzes/<exercise>.yaml), so "
                           "`attnkit quiz --review` has something to ask after `attnkit check` diagnoses it: "
                           f"{untagged}")
+
+
+def test_the_bank_and_the_diagnosis_agree_on_how_an_all_masked_row_becomes_nan(bank):
+    """Unshifted, exp(-inf) = 0 everywhere and the division is 0/0; shifted, -inf - (-inf) is NaN already."""
+    from grader.mistakes.softmax import ALL_INF_NAN
+
+    for text in (bank.get("predict-softmax-all-inf").explanation, ALL_INF_NAN.looks_like):
+        assert "0/0" in text and "-inf - (-inf)" in text
+    assert "0/0" in bank.get("cross-empty-source").explanation
+
+
+def test_fixed_review_items_stay_fixed(bank):
+    """Figures an expert review recomputed: what the questions state must match them."""
+    uniform = bank.get("near-uniform-weights")
+    assert "0.307" in uniform.prompt and "0.351" in uniform.prompt and "0.134" in uniform.explanation
+    assert f"{64 * 2**30 / 1e9:.1f} GB" in bank.get("memory-32-heads-batch-32").explanation  # 64 GiB = 68.7 GB
+    state = bank.get("linattn-state-size")
+    assert state.answer == 32 * 48 != 4096  # d_k x d_v, and not n: one number per token would be marked right
+    assert "output projection" not in " ".join(bank.get("why-multihead-table").answer)
+    assert all(q.id != "translation-focus" for q in bank.questions)

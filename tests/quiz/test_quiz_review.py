@@ -130,14 +130,14 @@ def asked_multiple():
 
 
 def test_a_wrong_multiple_answer_names_the_missed_choice_by_its_screen_number():
-    asked = asked_multiple()  # screen: 1) The weights are ... divided by their sum, 2) A larger score ...
-    given = "; ".join(asked.options[2:])  # chose 3) and 4), missed 2)
-    text = missed_choices(asked, given)
-    assert text.startswith("You missed 2) A larger score always gets a larger weight.")
-    assert text.endswith("Answer: 2) A larger score always gets a larger weight; 3) The weights sum to 1; "
-                         "4) Every weight is greater than 0")
-    wrong = missed_choices(asked, "; ".join(asked.options[:3]))
-    assert "Not right: 1) The weights are the scores divided by their sum." in wrong and "missed" in wrong
+    asked = asked_multiple()  # screen: 1) Adding the same constant ..., 2) ... divided by their sum, 3) Every weight
+    given = "; ".join(asked.options[3:])  # chose 4) and 5), the right ones
+    assert missed_choices(asked, given) == ("Answer: 4) A larger score never gets a smaller weight; 5) The weights sum "
+                                            "to 1, up to rounding")
+    text = missed_choices(asked, asked.options[4])  # chose 5) only, missed 4)
+    assert text.startswith("You missed 4) A larger score never gets a smaller weight.")
+    wrong = missed_choices(asked, "; ".join(asked.options[2:]))
+    assert "Not right: 3) Every weight is greater than 0, however negative its score." in wrong
 
 
 def test_x_at_a_single_choice_question_gets_a_single_choice_example():
