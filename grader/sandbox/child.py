@@ -184,6 +184,8 @@ class Siblings:
 def _has_handle(value: Any) -> bool:
     if isinstance(value, wire.Handle):
         return True
+    if isinstance(value, dict):
+        return any(_has_handle(item) for item in value.values())
     return isinstance(value, (tuple, list)) and any(_has_handle(item) for item in value)
 
 

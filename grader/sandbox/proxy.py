@@ -117,6 +117,8 @@ def wrap(transport: Transport, value: Any, label: str) -> Any:
         return tuple(wrap(transport, v, label) for v in value)
     if isinstance(value, list):
         return [wrap(transport, v, label) for v in value]
+    if isinstance(value, dict):
+        return {k: wrap(transport, v, label) for k, v in value.items()}
     return value
 
 
@@ -128,6 +130,8 @@ def unwrap(value: Any) -> Any:
         return tuple(unwrap(v) for v in value)
     if isinstance(value, list):
         return [unwrap(v) for v in value]
+    if isinstance(value, dict):
+        return {k: unwrap(v) for k, v in value.items()}
     return value
 
 

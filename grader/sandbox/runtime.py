@@ -73,7 +73,8 @@ COPIED_BYTES = 64 << 10    # arrays up to this size are compared by a copy of th
 
 
 def argument_arrays(args: tuple, kwargs: dict) -> list:
-    """[(label, array)] of every ndarray argument, nested in tuples and lists too: ``0``, ``mask``, ``1[0]``.
+    """[(label, array)] of every ndarray argument, nested in tuples, lists and dicts too: ``0``, ``mask``,
+    ``1[0]``, ``1['c_fc']['weight']``.
 
     Bounded: at most :data:`WATCHED_ARRAYS` arrays, the first :data:`SNAPSHOT_BYTES` of them."""
     found: list = []
@@ -89,6 +90,9 @@ def argument_arrays(args: tuple, kwargs: dict) -> list:
         elif type(value) in (tuple, list):
             for index, item in enumerate(value[:WATCHED_ARRAYS]):
                 visit(item, f"{label}[{index}]", depth + 1)
+        elif type(value) is dict:
+            for key, item in list(value.items())[:WATCHED_ARRAYS]:
+                visit(item, f"{label}[{key!r}]", depth + 1)
 
     for index, value in enumerate(args):
         visit(value, str(index), 0)
@@ -161,6 +165,8 @@ class Responder:
             return tuple(self.unwrap(v) for v in value)
         if isinstance(value, list):
             return [self.unwrap(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.unwrap(v) for k, v in value.items()}
         return value
 
     # -- requests ----------------------------------------------------------------

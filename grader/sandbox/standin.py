@@ -49,8 +49,8 @@ def work(args: tuple, kwargs: dict) -> int:
         if isinstance(value, np.ndarray):
             elements += value.size
             longest = max(longest, *value.shape, 1)
-        elif isinstance(value, (tuple, list)):
-            pending.extend(value)
+        elif isinstance(value, (tuple, list, dict)):
+            pending.extend(value.values() if isinstance(value, dict) else value)
             longest = max(longest, len(value))
         elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
             size = min(abs(int(value)), WORK_LIMIT + 1)
