@@ -1,7 +1,7 @@
 """The trusted side's view of a student implementation: ``impl.softmax.softmax(x)``.
 
-A :class:`Transport` carries requests (import, call, getattr, len, measure, touch_last_args) to the student's
-side and brings back decoded plain values; :class:`Implementation` turns attribute access and
+A :class:`Transport` carries requests (import, call, getattr, len, measure, touch_last_args, plain_cache) to the
+student's side and brings back decoded plain values; :class:`Implementation` turns attribute access and
 calls into requests. Both transports, the sandboxed child and the in-process one for
 trusted code, map the student's failures to :mod:`grader.sandbox.errors`.
 """
@@ -205,6 +205,11 @@ class Implementation:
         """On the student's side, add 1 in place to every float array the last call received (so a
         check can see whether the student's objects kept references to them)."""
         self._transport.request("touch_last_args", {}, call="changing the arrays passed to the last call")
+
+    def plain_cache(self) -> RemoteObject:
+        """A new, empty KV cache in the student's process written by the sandbox (``runtime.PlainCache``): a
+        decode step's checks pass it instead of the student's own ``KVCache``."""
+        return wrap(self._transport, self._transport.request("plain_cache", {}, call="PlainCache()"), "PlainCache")
 
     def import_module(self, module: str) -> None:
         """Import a module of the submission now (raises StudentImportFailed on failure)."""

@@ -113,6 +113,31 @@ def snapshot(array) -> tuple | None:
         return None
 
 
+class PlainCache:
+    """The kit's KV-cache interface (``append(k, v)``, ``keys (t, d_k)``, ``values (t, d_v)``, ``len``) written by
+    the sandbox, not the student: checks of a decode step pass it (``impl.plain_cache()``), so that a broken
+    ``KVCache`` of the student's costs points in ``kv_cache`` only. It keeps copies of what it is given."""
+
+    def __init__(self):
+        self._keys: list = []
+        self._values: list = []
+
+    def append(self, k, v):
+        self._keys.append(np.array(k))
+        self._values.append(np.array(v))
+
+    @property
+    def keys(self):
+        return np.stack(self._keys) if self._keys else np.empty((0, 0))
+
+    @property
+    def values(self):
+        return np.stack(self._values) if self._values else np.empty((0, 0))
+
+    def __len__(self):
+        return len(self._keys)
+
+
 class Unresolved(LookupError):
     """What the trusted side asked for does not exist on the student's side (not the student's own error)."""
 
@@ -178,6 +203,8 @@ class Responder:
             return None
         if op == "touch_last_args":
             return self.touch_last_arrays()
+        if op == "plain_cache":
+            return PlainCache()
         subject = self.resolve(target)
         if op == "getattr":
             return getattr(subject, name)

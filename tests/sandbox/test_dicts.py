@@ -1,6 +1,6 @@
-"""Parameter trees (dicts of arrays, lists of dicts) cross the wire both ways, as part three's model functions
-take them: mutations inside them are reported by key, sibling calls with them are memoised, and a malformed
-or unsendable dict is refused."""
+"""Part three in the sandbox. Parameter trees (dicts of arrays, lists of dicts) cross the wire both ways, as the
+model functions take them: mutations inside them are reported by key, sibling calls with them are memoised, and
+a malformed or unsendable dict is refused. The sandbox lends decode-step checks a KV cache of its own."""
 import numpy as np
 import pytest
 
@@ -79,3 +79,17 @@ def test_a_parameter_dict_is_restated_by_its_shapes():
     assert arg("params", {"weight": np.ones((3, 2)), "bias": np.ones(2, np.float32)}) == \
         "params={'weight': (3, 2), 'bias': (2,) float32}"
     assert arg("params", {f"key{i}": np.ones((30, 30)) for i in range(20)}).startswith("params (dict with keys")
+
+
+@pytest.mark.parametrize("side", ["child", "trusted"])
+def test_the_sandbox_lends_a_plain_kv_cache(side, request):
+    impl = request.getfixturevalue(side)
+    cache = impl.plain_cache()
+    assert len(cache) == 0 and cache.keys.shape == (0, 0)
+    k = np.arange(3.0, dtype=np.float32)
+    cache.append(k, np.ones(2))
+    impl.touch_last_arguments()  # the cache kept copies
+    cache.append(k + 1, np.zeros(2))
+    assert len(cache) == 2 and cache.keys.dtype == np.float32
+    np.testing.assert_array_equal(cache.keys, [[0, 1, 2], [1, 2, 3]])
+    np.testing.assert_array_equal(cache.values, [[1, 1], [0, 0]])
