@@ -60,8 +60,7 @@ class Call:
 
     @property
     def stateful(self) -> bool:
-        return self.created or self.target is not None or any(
-            isinstance(a, RefObject) for a in (*self.args, *self.kwargs.values()))
+        return self.created or self.target is not None or _holds_object((self.args, self.kwargs))
 
 
 class RefObject:
@@ -140,7 +139,7 @@ class Session:
         return result
 
     def _trace(self, value: Any, call: Call, path: tuple) -> None:
-        if isinstance(value, np.ndarray):
+        if isinstance(value, (np.ndarray, np.generic)):   # a numpy scalar: a loss
             self.origins[id(value)] = (call, path)
         elif isinstance(value, tuple):
             self.origins[id(value)] = (call, path)
@@ -235,9 +234,8 @@ class Session:
         for earlier in self.calls[: call.index + 1]:
             if not earlier.stateful:
                 continue
-            mapped = lambda value: objects[value._call.index] if isinstance(value, RefObject) else value  # noqa: E731
-            args = tuple(mapped(a) for a in earlier.args)
-            kwargs = {k: mapped(v) for k, v in earlier.kwargs.items()}
+            args = _mapped(earlier.args, objects)
+            kwargs = _mapped(earlier.kwargs, objects)
             if earlier.target is not None:
                 result = getattr(objects[earlier.target._call.index], earlier.function)(*args, **kwargs)
             else:
@@ -257,11 +255,33 @@ def _invoke(namespace: dict, call: Call, args: tuple, kwargs: dict) -> Any:
     return getattr(namespace[call.module], call.function)(*args, **kwargs)
 
 
+def _holds_object(value: Any) -> bool:
+    """True when ``value`` is, or holds in its tuples, lists and dicts, an object the reference returned (a list of
+    ``KVCache``s, one per layer, makes a call stateful)."""
+    if isinstance(value, RefObject):
+        return True
+    if isinstance(value, (tuple, list)):
+        return any(_holds_object(v) for v in value)
+    return isinstance(value, dict) and any(_holds_object(v) for v in value.values())
+
+
+def _mapped(value: Any, objects: dict) -> Any:
+    """``value`` with every object the reference returned replaced by the mistaken reference's own (``objects``:
+    index of the creating call -> object), in tuples, lists and dicts too."""
+    if isinstance(value, RefObject):
+        return objects[value._call.index]
+    if isinstance(value, (tuple, list)):
+        return type(value)(_mapped(v, objects) for v in value)
+    if isinstance(value, dict):
+        return {k: _mapped(v, objects) for k, v in value.items()}
+    return value
+
+
 def _real(value: Any) -> Any:
     if isinstance(value, RefObject):
         return value._real
-    if isinstance(value, tuple):
-        return tuple(_real(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_real(v) for v in value)
     if isinstance(value, dict):
         return {k: _real(v) for k, v in value.items()}
     return value
