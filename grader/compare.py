@@ -118,6 +118,8 @@ def restate(function: str, args: tuple, kwargs: dict) -> str:
             return arg("array", value)
         if isinstance(value, (list, tuple)) and len(value) > 8:
             return describe(value)
+        if isinstance(value, dict):        # a parameter tree: never the repr of every array in it
+            return describe(value)
         text = repr(value)
         return text if len(text) <= 40 else describe(value)
 

@@ -4,7 +4,7 @@ The executor makes one :class:`Session` per check run and hands its ``ref`` to t
 ``ref`` is the reference (real, recording or replaying) with every call written down: the
 function, its arguments and what came back. When a comparison fails, the expected value (or the
 ``origin`` a check passed for a printed value) is found among those results by identity (they are
-read-only arrays, or parts of a returned tuple), which gives the reference call that produced it.
+read-only arrays, or parts of a returned tuple, list or dict), which gives the reference call that produced it.
 Every mistake registered for that function (``grader.mistakes``) is then tried on the same call:
 
 * a ``patch`` mistake re-runs the call on its *mistaken reference*, the exercise's solution module
@@ -141,10 +141,13 @@ class Session:
     def _trace(self, value: Any, call: Call, path: tuple) -> None:
         if isinstance(value, (np.ndarray, np.generic)):   # a numpy scalar: a loss
             self.origins[id(value)] = (call, path)
-        elif isinstance(value, tuple):
+        elif isinstance(value, (tuple, list)):
             self.origins[id(value)] = (call, path)
             for index, item in enumerate(value):
                 self._trace(item, call, (*path, index))
+        elif isinstance(value, dict):      # a tree of arrays (a model's parameters or gradients)
+            for key, item in value.items():
+                self._trace(item, call, (*path, key))
 
     # -- diagnosis ----------------------------------------------------------------------
     def origin_of(self, value: Any) -> tuple[Call, tuple] | None:
