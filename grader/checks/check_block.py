@@ -1,7 +1,8 @@
 """Checks for exercise ``block``: GPT-2's causal self-attention, the pre-norm block, and its cached decode step.
 
 The decode steps run on a KV cache written by the sandbox (``impl.plain_cache()``), never on the student's own
-``KVCache``: a broken cache class costs points in ``kv_cache`` only."""
+``KVCache``: a broken cache class costs points in its own exercise only. The reference steps use the reference's
+own KVCache, whose calls diagnosis replays."""
 import numpy as np
 
 from grader.checks.common import expect_dtypes, expect_pair, expect_value_error, normal

@@ -116,7 +116,7 @@ def snapshot(array) -> tuple | None:
 class PlainCache:
     """The kit's KV-cache interface (``append(k, v)``, ``keys (t, d_k)``, ``values (t, d_v)``, ``len``) written by
     the sandbox, not the student: checks of a decode step pass it (``impl.plain_cache()``), so that a broken
-    ``KVCache`` of the student's costs points in ``kv_cache`` only. It keeps copies of what it is given."""
+    ``KVCache`` of the student's costs points in the cache exercise only. It keeps copies of what it is given."""
 
     def __init__(self):
         self._keys: list = []
