@@ -205,6 +205,9 @@ class Responder:
             return self.touch_last_arrays()
         if op == "plain_cache":
             return PlainCache()
+        if op == "generator":  # a seeded numpy Generator made here: the rng a sampling check passes
+            seed = args[0] if len(args) == 1 and type(args[0]) is int and 0 <= args[0] < 2**63 else 0
+            return np.random.default_rng(seed)
         subject = self.resolve(target)
         if op == "getattr":
             return getattr(subject, name)
