@@ -118,7 +118,7 @@ def test_transformer_block_zero_projections_pass_through(impl, ref, rng):
 @check(points=4, task=3)
 def test_block_decode_step_equals_block(impl, ref, rng):
     """block_decode_step from an empty cache, position by position, equals transformer_block row by row"""
-    for T, d, n_head, dtype in ((5, 8, 2, np.float64), (4, 12, 3, np.float32)):
+    for T, d, n_head, dtype in ((4, 8, 2, np.float64), (3, 12, 3, np.float32)):
         x, params = normal(rng, (T, d), dtype), block_params(rng, d, dtype=dtype)
         check_steps(impl, ref, x, params, n_head, context=f"from an empty cache, x of shape {x.shape}")
 
@@ -126,7 +126,7 @@ def test_block_decode_step_equals_block(impl, ref, rng):
 @check(points=2, task=3, visibility="hidden")
 def test_block_decode_step_after_cached_prefix(impl, ref, rng):
     """block_decode_step after 3 cached positions attends to them and to itself; a one-position sequence too"""
-    x, params = normal(rng, (6, 8)), block_params(rng, 8)
+    x, params = normal(rng, (5, 8)), block_params(rng, 8)
     check_steps(impl, ref, x, params, 4, start=3, context="after 3 positions cached")
     x, params = normal(rng, (1, 4)), block_params(rng, 4)
     check_steps(impl, ref, x, params, 2, context="the only position")
@@ -135,7 +135,7 @@ def test_block_decode_step_after_cached_prefix(impl, ref, rng):
 @check(points=1, task=3)
 def test_block_decode_step_fills_the_cache(impl, ref, rng):
     """each step appends its k and v once, all heads side by side (d,); a 2-D x_t raises ValueError, appending none"""
-    T, d, n_head = 4, 8, 2
+    T, d, n_head = 3, 8, 2
     x, params = normal(rng, (T, d)), block_params(rng, d)
     cache = check_steps(impl, ref, x, params, n_head)
     normalised, k, v = qkv_rows(ref, x, params)
@@ -178,7 +178,7 @@ def test_block_dtypes(impl, ref, rng):
         expect_dtypes(impl.block.transformer_block(x, params, 2), ref.block.transformer_block(x, params, 2),
                       call=block_call(x, params, 2))
         mine, theirs = impl.plain_cache(), ref.kv_cache.KVCache()
-        for t in range(x.shape[0]):
+        for t in range(2):
             expect_dtypes(impl.block.block_decode_step(x[t], params, 2, mine),
                           ref.block.block_decode_step(x[t], params, 2, theirs), call=step_call(x, t, params, 2))
 
