@@ -289,12 +289,14 @@ class ChildTransport:
         if self.siblings is None or not isinstance(module, str) or name not in self.siblings.functions.get(module, ()):
             raise CallbackRefused(f"it asked the grader for {str(module)[:64]}.{str(name)[:64]}, "
                                   "which is not another exercise's function")
+        caches: list = []   # the lent KV caches among the arguments, crossed by value (standin.mark_caches)
         try:
             args = wire.decode(frame.get("args"), values)
             kwargs = wire.decode(frame.get("kwargs"), values)
             if not isinstance(args, tuple) or not isinstance(kwargs, list) or _has_handle((args, kwargs)) or not all(
                     isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) for item in kwargs):
                 raise wire.WireError("malformed arguments")
+            args, kwargs = standin.unmark_caches((args, kwargs), caches)
         except wire.WireError as failure:
             raise CallbackRefused(f"a malformed call of {module}.{name} ({failure})") from None
         if standin.too_large(args, dict(kwargs)):  # an honest stand-in runs such a call itself
@@ -304,7 +306,7 @@ class ChildTransport:
         try:
             with np.errstate(all="ignore"):
                 result = self.siblings.answer(module, name, args, dict(kwargs))
-            reply = {"ok": True, "value": wire.encode(result, out)}
+            reply = {"ok": True, "value": wire.encode(result, out), "caches": wire.encode(standin.grown(caches), out)}
         except Exception as error:  # the student's arguments made the reference raise: raised in their code
             out = []
             reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error)[:ERROR_TEXT]}}

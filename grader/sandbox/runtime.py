@@ -138,6 +138,11 @@ class PlainCache:
         return len(self._keys)
 
 
+# Under ``attnkit grade``, a sibling's class the sandbox lends instead of the student's (``standin.install``): an
+# exercise that builds KV caches (generate) gets this cache, not a KVCache whose bugs belong to exercise kv_cache
+LENT_CLASSES = {"kv_cache": {"KVCache": PlainCache}}
+
+
 class Unresolved(LookupError):
     """What the trusted side asked for does not exist on the student's side (not the student's own error)."""
 

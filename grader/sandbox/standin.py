@@ -6,9 +6,13 @@ public function names of each sibling's reference module; :func:`install` puts a
 module under every name the student's code may import it by (``softmax``, ``submission.softmax``).
 A stand-in function sends a ``callback`` frame on the child's socket and blocks for the answer,
 which the trusted side computes with the reference (``grader.sandbox.child``). No reference code
-ever enters the child. Anything else of a sibling (a class such as ``KVCache``, a constant) comes
-from the student's own module, loaded under another name on first use, and so does a call too large
-for the trusted side to compute (:data:`WORK_LIMIT`).
+ever enters the child. A sibling's class the sandbox lends (``kv_cache.KVCache`` is the sandbox's
+``PlainCache``: ``runtime.LENT_CLASSES``) comes from the sandbox, so that a broken class of an earlier
+exercise costs nothing in a later one; its objects cross a stand-in call by value (their keys and values),
+and what the reference appends to them is appended here (:func:`mark_caches`, :func:`unmark_caches`).
+Anything else of a sibling (a constant, an object the wire cannot carry) comes from the student's own
+module, loaded under another name on first use, and so does a call too large for the trusted side to
+compute (:data:`WORK_LIMIT`).
 
 Self-contained: the standard library, numpy and :mod:`wire` (loaded by path in the zygote).
 """
@@ -25,8 +29,10 @@ import numpy as np
 
 try:  # inside the grader package
     from . import wire
+    from .runtime import PlainCache
 except ImportError:  # loaded by path in the zygote
     import attnkit_sandbox_wire as wire  # type: ignore[no-redef]
+    from attnkit_sandbox_runtime import PlainCache  # type: ignore[no-redef]
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 MAX_MODULES, MAX_FUNCTIONS = 64, 256   # bounds on what a spawn request may ask to stand in for
@@ -67,6 +73,59 @@ def too_large(args: tuple, kwargs: dict) -> bool:
     return work(args, kwargs) > WORK_LIMIT
 
 
+CACHE_MARK = "attnkit_kv_cache"   # a lent cache crossing a stand-in call: {CACHE_MARK: index, keys, values}
+
+
+class Unsendable(TypeError):
+    """A stand-in call's arguments hold something the wire cannot carry: the student's own function runs."""
+
+
+def mark_caches(value, caches: list, depth: int = 0):
+    """``value`` with every lent cache (a ``PlainCache``, in tuples, lists and dicts too) replaced by a mark that
+    carries its keys and values and its index in ``caches`` (the same object, the same index)."""
+    if depth > wire.MAX_DEPTH:
+        raise Unsendable("arguments nested too deeply")
+    if type(value) is PlainCache:
+        index = next((i for i, cache in enumerate(caches) if cache is value), len(caches))
+        if index == len(caches):
+            caches.append(value)
+        return {CACHE_MARK: index, "keys": value.keys, "values": value.values}
+    if type(value) in (tuple, list):
+        return type(value)(mark_caches(item, caches, depth + 1) for item in value)
+    if type(value) is dict:
+        return {key: mark_caches(item, caches, depth + 1) for key, item in value.items()}
+    return value
+
+
+def unmark_caches(value, caches: list, depth: int = 0):
+    """On the trusted side: every mark replaced by a ``PlainCache`` holding its keys and values; ``caches`` gets
+    ``(cache, length)`` per mark index, so that what the reference appends can be sent back (:func:`grown`)."""
+    if depth > wire.MAX_DEPTH:
+        raise wire.WireError("arguments nested too deeply")
+    if type(value) is dict and CACHE_MARK in value:
+        index, keys, values = value.get(CACHE_MARK), value.get("keys"), value.get("values")
+        if type(index) is not int or not 0 <= index <= len(caches) or not all(
+                isinstance(a, np.ndarray) and a.ndim == 2 for a in (keys, values)) or len(keys) != len(values):
+            raise wire.WireError("malformed cache")
+        if index == len(caches):
+            cache = PlainCache()
+            for k, v in zip(keys, values):
+                cache.append(k, v)
+            caches.append((cache, len(cache)))
+        return caches[index][0]
+    if type(value) in (tuple, list):
+        return type(value)(unmark_caches(item, caches, depth + 1) for item in value)
+    if type(value) is dict:
+        return {key: unmark_caches(item, caches, depth + 1) for key, item in value.items()}
+    return value
+
+
+def grown(caches: list) -> list:
+    """``[[index, new keys, new values], ...]``: what the reference appended to each cache of :func:`unmark_caches`."""
+    return [[index, cache.keys[length:], cache.values[length:]] for index, (cache, length) in enumerate(caches)
+            if len(cache) > length]
+
+
 def exception_type(name: str) -> type:
     """The exception class the reference's error is raised as in the student's code (same name)."""
     found = getattr(builtins, name, None) or getattr(np.exceptions, name, None)
@@ -83,17 +142,22 @@ class Caller:
 
     def __call__(self, module: str, name: str, args: tuple, kwargs: dict):
         arrays: list = []
+        caches: list = []   # the lent caches among the arguments, by mark index
         try:
-            header = {"callback": {"module": module, "name": name}, "args": wire.encode(tuple(args), arrays),
-                      "kwargs": wire.encode(list(kwargs.items()), arrays)}
+            header = {"callback": {"module": module, "name": name},
+                      "args": wire.encode(mark_caches(tuple(args), caches), arrays),
+                      "kwargs": wire.encode(list(mark_caches(dict(kwargs), caches).items()), arrays)}
         except TypeError as error:  # an argument the wire cannot carry (an object, a huge int)
-            raise TypeError(f"{name}() got an argument the reference cannot take: {error}") from None
+            raise Unsendable(f"{name}() got an argument the reference cannot take: {error}") from None
         try:
             wire.send(self.sock, header, arrays)
             answer, values = wire.recv(self.sock)
         except (wire.WireError, OSError):
             os._exit(3)  # the trusted side is gone or stopped answering sensibly
         if answer.get("ok") is True:
+            for index, keys, values_appended in wire.decode(answer.get("caches", {"t": "list", "items": []}), values):
+                for k, v in zip(keys, values_appended):  # what the reference appended, appended here
+                    caches[index].append(k, v)
             return wire.decode(answer.get("value"), values)
         error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
         raise exception_type(str(error.get("type", "Exception")))(str(error.get("message", ""))[:2000])
@@ -103,7 +167,10 @@ def _stand_in_function(caller: Caller, module: str, name: str, own):
     def stand_in(*args, **kwargs):
         if too_large(args, kwargs):  # the trusted side does no unbounded work for the student's code
             return getattr(own(), name)(*args, **kwargs)
-        return caller(module, name, args, kwargs)
+        try:
+            return caller(module, name, args, kwargs)
+        except Unsendable:  # an object of the student's own among the arguments: their own function takes it
+            return getattr(own(), name)(*args, **kwargs)
 
     stand_in.__name__ = stand_in.__qualname__ = name
     stand_in.__module__ = module
@@ -127,8 +194,9 @@ def _own_module(root: str, package: str, module: str):
     return sys.modules[private]
 
 
-def install(functions: dict, caller: Caller, root: str, package: str) -> None:
-    """Stand-ins for ``{module: [function names]}`` under ``module`` and ``package.module``."""
+def install(functions: dict, caller: Caller, root: str, package: str, lent: dict | None = None) -> None:
+    """Stand-ins for ``{module: [function names]}`` under ``module`` and ``package.module``; ``lent``:
+    ``{module: {name: class}}``, the sandbox's classes a stand-in module holds instead of the student's."""
     if not isinstance(functions, dict) or len(functions) > MAX_MODULES:
         return
     for module, names in functions.items():
@@ -143,6 +211,8 @@ def install(functions: dict, caller: Caller, root: str, package: str) -> None:
         for name in names[:MAX_FUNCTIONS]:
             if isinstance(name, str) and NAME.match(name) and not name.startswith("_"):
                 setattr(stand_in, name, _stand_in_function(caller, module, name, own))
+        for name, lent_class in (lent or {}).get(module, {}).items():
+            setattr(stand_in, name, lent_class)
 
         def fallback(attribute, own=own):
             if attribute.startswith("__"):

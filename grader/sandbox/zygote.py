@@ -122,7 +122,8 @@ def serve(sock, request):
                      site_dir=SITE_DIR)
     runtime = runtime_module.Runtime(request["submission"])
     if request.get("stand_ins"):  # attnkit grade: sibling exercises answered by the reference (standin.py)
-        standin.install(request["stand_ins"], standin.Caller(sock), runtime.root, runtime.package)
+        standin.install(request["stand_ins"], standin.Caller(sock), runtime.root, runtime.package,
+                        runtime_module.LENT_CLASSES)
     exercise = request.get("exercise", "")
     while True:
         try:
