@@ -18,11 +18,6 @@ import math
 import numpy as np
 
 
-def _float_dtype(*arrays):
-    """The float dtype of a result: float32 stays float32, integers and lists become float64."""
-    return np.result_type(*arrays, 1.0)
-
-
 def linear(x, params):
     """An affine map with GPT-2's weight layout: ``x @ weight + bias``.
 

@@ -18,11 +18,6 @@ import math
 import numpy as np
 
 
-def _float_dtype(*arrays):
-    """The float dtype of a result: float32 stays float32, integers and lists become float64."""
-    return np.result_type(*arrays, 1.0)
-
-
 def linear(x, params):
     """An affine map with GPT-2's weight layout: ``x @ weight + bias``.
 
@@ -41,7 +36,7 @@ def linear(x, params):
     ### BEGIN SOLUTION implement linear: x times the (d_in, d_out) weight, plus the bias
     weight, bias = np.asarray(params["weight"]), np.asarray(params["bias"])
     x = np.asarray(x)
-    x = x.astype(_float_dtype(x, weight, bias), copy=False)
+    x = x.astype(np.result_type(x, weight, bias, 1.0), copy=False)  # float32 stays float32; ints become float64
     return x @ weight + bias  # (..., d_in) @ (d_in, d_out) -> (..., d_out), + (d_out,)
     ### END SOLUTION
 
@@ -66,7 +61,7 @@ def layer_norm(x, gamma, beta, eps=1e-5):
     """
     ### BEGIN SOLUTION implement layer_norm: centre each row, divide by sqrt(biased variance + eps), scale and shift
     x = np.asarray(x)
-    x = x.astype(_float_dtype(x), copy=False)
+    x = x.astype(np.result_type(x, 1.0), copy=False)  # float32 stays float32; ints become float64
     mean = np.mean(x, axis=-1, keepdims=True)                  # (..., 1)
     centred = x - mean                                         # (..., d)
     variance = np.mean(centred * centred, axis=-1, keepdims=True)  # (..., 1): divides by d
@@ -94,7 +89,7 @@ def rms_norm(x, weight, eps=1e-6):
     """
     ### BEGIN SOLUTION implement rms_norm: divide each row by the square root of its mean square (+ eps), then scale
     x = np.asarray(x)
-    x = x.astype(_float_dtype(x), copy=False)
+    x = x.astype(np.result_type(x, 1.0), copy=False)  # float32 stays float32; ints become float64
     mean_square = np.mean(x * x, axis=-1, keepdims=True)  # (..., 1)
     return x / np.sqrt(mean_square + eps) * np.asarray(weight)  # (..., d) / (..., 1) * (d,)
     ### END SOLUTION
@@ -116,7 +111,7 @@ def gelu(x):
     """
     ### BEGIN SOLUTION implement gelu: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), with Python-float constants
     x = np.asarray(x)
-    x = x.astype(_float_dtype(x), copy=False)
+    x = x.astype(np.result_type(x, 1.0), copy=False)  # float32 stays float32; ints become float64
     with np.errstate(over="ignore"):  # x**3 may overflow to +-inf; tanh(+-inf) = +-1 is the right limit
         inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)  # (...)
     return 0.5 * x * (1.0 + np.tanh(inner))
