@@ -96,13 +96,15 @@ def test_causal_self_attention_rejects_bad_n_head(impl, ref, rng):
 
 @check(points=4, task=2)
 def test_transformer_block_matches_reference(impl, ref, rng):
-    """transformer_block: x + attention(ln_1(x)), then + mlp(ln_2(...)) (batches, float32, another d_ff)"""
+    """transformer_block: x + attention(ln_1(x)), then + mlp(ln_2(...)) (batches, float32, another d_ff); bad n_head"""
     for x_shape, n_head, d_ff, dtype in (((5, 8), 2, 32, np.float64), ((2, 4, 12), 3, 20, np.float64),
                                          ((2, 3, 8), 4, 32, np.float32)):
         x = normal(rng, x_shape, dtype)
         params = block_params(rng, x_shape[-1], d_ff, dtype)
         expect_close(impl.block.transformer_block(x, params, n_head), ref.block.transformer_block(x, params, n_head),
                      call=block_call(x, params, n_head))
+    expect_value_error(lambda: impl.block.transformer_block(x, params, 3), call=block_call(x, params, 3),
+                       why="3 does not divide d = 8")
 
 
 @check(points=1, task=2)
@@ -134,7 +136,7 @@ def test_block_decode_step_after_cached_prefix(impl, ref, rng):
 
 @check(points=1, task=3)
 def test_block_decode_step_fills_the_cache(impl, ref, rng):
-    """each step appends its k and v once, all heads side by side (d,); a 2-D x_t raises ValueError, appending none"""
+    """each step appends its k and v once, heads side by side; a 2-D x_t or bad n_head raises ValueError, appends 0"""
     T, d, n_head = 3, 8, 2
     x, params = normal(rng, (T, d)), block_params(rng, d)
     cache = check_steps(impl, ref, x, params, n_head)
@@ -154,12 +156,14 @@ def test_block_decode_step_fills_the_cache(impl, ref, rng):
                 raise CheckFailed(f"{call} holds the right numbers in another column order; expected head h in "
                                   "columns h*d_head:(h+1)*d_head", diagnosis=mistakes.CACHE_LAYOUT)
         expect_close(got, expected, call=call)
-    refused = call_text("block_decode_step", arg("x[:1]", x[:1]), block_arg(params), f"n_head={n_head}", "cache")
-    expect_value_error(lambda: impl.block.block_decode_step(x[:1], params, n_head, cache), call=refused,
-                       why="x_t must be one position's vector, of shape (d,)")
-    if len(cache) != T:
-        raise CheckFailed(f"len(cache) after block_decode_step refused x[:1] of shape (1, {d}) returned {len(cache)}; "
-                          f"expected {T}: nothing may be appended before the arguments are checked")
+    for x_t, heads, why in ((x[:1], n_head, "x_t must be one position's vector, of shape (d,)"),
+                            (x[0], 3, "3 does not divide d = 8")):
+        refused = call_text("block_decode_step", arg("x_t", x_t), block_arg(params), f"n_head={heads}", "cache")
+        expect_value_error(lambda x_t=x_t, heads=heads: impl.block.block_decode_step(x_t, params, heads, cache),
+                           call=refused, why=why)
+        if len(cache) != T:
+            raise CheckFailed(f"len(cache) after {refused} raised returned {len(cache)}; expected {T}: nothing may be "
+                              "appended before the arguments are checked")
 
 
 def dimension_major(rows, n_head):
