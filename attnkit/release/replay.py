@@ -119,6 +119,8 @@ def canonical(value: Any, arrays: dict | None = None) -> dict:
         return {"t": type(value).__name__, "items": [canonical(v, arrays) for v in value]}
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
         return {"t": "dict", "items": [[k, canonical(value[k], arrays)] for k in sorted(value)]}
+    if isinstance(value, np.random.Generator):  # a seeded rng a sampling check hands the reference: by its state
+        return {"t": "generator", "state": canonical(value.bit_generator.state, arrays)}
     raise Unkeyable(f"a {type(value).__name__} cannot be recorded")
 
 

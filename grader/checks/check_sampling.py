@@ -13,9 +13,8 @@ from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, describe, expect_close
 from grader.mistakes import sampling as mistakes
 
-SETTINGS = ((1.0, None, None), (0.7, None, None), (1.5, 5, None), (1.0, None, 0.8), (0.5, None, 0.7), (0.8, 4, 0.6),
-            (2.0, 12, 1.0),
-            (1.0, 30, 0.95))   # (temperature, top_k, top_p); top_k >= V and top_p = 1 switch their filter off
+SETTINGS = ((1.0, None, None), (0.7, None, None), (1.5, 5, None), (0.5, None, 0.7), (0.8, 4, 0.6), (2.0, 12, 1.0),
+            (1.0, 30, 0.8))   # (temperature, top_k, top_p); top_k >= V and top_p = 1 switch their filter off
 MODEL = (13, 8, 10, 2, 2)      # V, d, n_ctx, n_layer, n_head
 
 
@@ -73,7 +72,8 @@ def expect_draws(student_rng, seed: int, draws: int, *, call: str) -> None:
 
 
 def check_generate(impl, ref, prompt, params, n_new, seed=None, temperature=0.0, top_k=None, top_p=None):
-    """The student's generate with the KV cache and without it must both give the reference's (cached) tokens."""
+    """The student's generate with the KV cache and without it must both give the reference's tokens (the reference
+    drawing from a generator seeded alike)."""
     options = {"temperature": temperature, "top_k": top_k, "top_p": top_p}
     own = None if seed is None else np.random.default_rng(seed)
     expected = ref.sampling.generate(prompt, params, MODEL[4], n_new, own, **options)
@@ -127,7 +127,7 @@ def test_sampling_probs_edges(impl, ref, rng):
 def test_sample_token_inverse_cdf(impl, ref, rng):
     """sample_token takes exactly one rng.random() and returns the first index whose cumulative probability
     exceeds it (= rng.choice(V, p=probs)), for several seeds and settings"""
-    for seed, (temperature, top_k, top_p) in enumerate(SETTINGS):
+    for seed, (temperature, top_k, top_p) in enumerate(SETTINGS[::2]):
         logits = rng.standard_normal(12) * 2.0
         expected = ref.sampling.sample_token(logits, np.random.default_rng(seed), temperature, top_k, top_p)
         student_rng = impl.generator(seed)
@@ -161,8 +161,7 @@ def test_sample_token_greedy_and_errors(impl, ref, rng):
 def test_generate_greedy(impl, ref, rng):
     """greedy generate (the default) gives the reference's tokens with the KV cache and without it"""
     params = model(rng)
-    for prompt, n_new in (([3, 7, 1], 4), ([11], 3)):
-        check_generate(impl, ref, prompt, params, n_new)
+    check_generate(impl, ref, [3, 7, 1], params, 4)
 
 
 @check(points=4, task=3)
@@ -171,7 +170,7 @@ def test_generate_sampled(impl, ref, rng):
     takes exactly one rng.random() per new token"""
     params = model(rng)
     for seed, (temperature, top_k, top_p) in zip((5, 7), ((1.0, None, None), (1.2, 8, 0.9))):
-        check_generate(impl, ref, [2, 9], params, 4, seed, temperature, top_k, top_p)
+        check_generate(impl, ref, [2, 9], params, 3, seed, temperature, top_k, top_p)
 
 
 @check(points=2, task=3, visibility="hidden")
@@ -189,7 +188,8 @@ def test_generate_errors(impl, ref, rng):
     """generate raises ValueError, before generating anything, for a prompt + n_new past n_ctx, an empty or 2-D
     prompt, ids outside [0, V), n_new < 0 and temperature > 0 without rng"""
     params = model(rng)
-    check_generate(impl, ref, [1, 2], params, 3)
+    expected = ref.sampling.generate([1, 2], params, MODEL[4], 2)
+    expect_close(impl.sampling.generate([1, 2], params, MODEL[4], 2), expected, call=generate_call([1, 2], params, 2))
     cases = (([1, 2, 3], 8, {}, "3 + 8 tokens, but n_ctx is 10"), ([], 2, {}, "an empty prompt"),
              ([[1, 2], [3, 4]], 2, {}, "a 2-D prompt: generate works on one sequence"),
              ([1, 13], 2, {}, "id 13 with V = 13"), ([1, -2], 2, {}, "id -2"), ([1, 2], -1, {}, "n_new < 0"),

@@ -109,8 +109,8 @@ def unmark_caches(value, caches: list, depth: int = 0):
             raise wire.WireError("malformed cache")
         if index == len(caches):
             cache = PlainCache()
-            for k, v in zip(keys, values):
-                cache.append(k, v)
+            for key, value in zip(keys, values):
+                cache.append(key, value)
             caches.append((cache, len(cache)))
         return caches[index][0]
     if type(value) in (tuple, list):
