@@ -99,7 +99,7 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
     for path in sorted(sources.grader.iterdir()):
         if path == curriculum.PATH and chosen != curriculum.ids():
             (target / path.name).write_text(curriculum.subset_text(chosen), encoding="utf-8")
-        elif path.is_file() and path.suffix in (".yaml", ".json"):
+        elif path.is_file() and path.suffix in (".yaml", ".json", ".npz"):   # .npz: the shipped tiny GPT-2
             shutil.copyfile(path, target / path.name)
         elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:
             if not leaks.solution_imports(path.read_text(encoding="utf-8")):

@@ -5,6 +5,7 @@ import numpy as np
 from grader.checks.common import expect_dtypes, expect_value_error
 from grader.checks.gpt_model import expect_loss, model_params, model_text, tokens_text
 from grader.checks.marks import check
+from grader.checks.tiny_model import expect_tiny_gpt_logits
 from grader.checks.untouched import argument_name, expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_close
 from grader.mistakes.gpt import MODIFIES_INPUT, NEGATIVE_IDS_WRAP
@@ -80,10 +81,12 @@ def check_cross_entropy(impl, ref, logits, targets):
 # -- task 1: gpt_forward --------------------------------------------------------------------------------------
 @check(points=4, task=1)
 def test_gpt_forward_matches_reference(impl, ref, rng):
-    """gpt_forward: token + position embeddings, every block, final LayerNorm, tied head (1-2 layers, batches)"""
+    """gpt_forward: token + position embeddings, every block, final LayerNorm, tied head (1-2 layers, batches, and
+    the tiny GPT-2 the kit ships, in float32 and float64)"""
     for config, tokens in zip(MODELS, (rng.integers(0, 11, (2, 7)), [3, 0, 6, 6, 1], rng.integers(0, 8, (2, 2, 3)))):
         params, n_head = model(rng, config)       # 2 layers, then 1 layer and a list of ints, then V == d
         check_forward(impl, ref, tokens, params, n_head)
+    expect_tiny_gpt_logits(impl, ref)
 
 
 @check(points=2, task=1, visibility="hidden")
