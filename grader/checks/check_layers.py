@@ -53,6 +53,8 @@ def test_linear_matches_reference(impl, ref, rng):
 @check(points=3, task=2)
 def test_layer_norm_matches_reference(impl, ref, rng):
     """layer_norm normalises each token's features, then scales by gamma and shifts by beta (batches, float32)"""
+    ln = layer_norm_params(rng, 8)   # rows of spread 0.01 first: there eps (1e-5, inside the root) shows
+    check_layer_norm(impl, ref, 1.0 + normal(rng, (4, 8), scale=0.01), ln["weight"], ln["bias"])
     for x_shape, dtype in (((4, 8), np.float64), ((2, 3, 16), np.float64), ((5, 6), np.float32)):
         d = x_shape[-1]
         x = normal(rng, x_shape, dtype, 3.0) + normal(rng, x_shape[:-1] + (1,), dtype, 2.0)  # rows with offsets

@@ -58,6 +58,14 @@ LAYER_NORM_ONE_PASS = Mistake(
          "variance from values that are already centred?",
     patch=((LN_VARIANCE, "    variance = np.mean(x * x, axis=-1, keepdims=True) - mean * mean"),),
 )
+LAYER_NORM_BERT_EPS = Mistake(
+    id="layer_norm_bert_eps",
+    functions=("layer_norm",),
+    looks_like="eps defaults to 1e-12 (BERT's value) instead of GPT-2's 1e-5: rows with a small spread come out "
+               "too large",
+    hint="Each model fixes its LayerNorm's eps; GPT-2's is 1e-5. What does your signature default to?",
+    patch=(("def layer_norm(x, gamma, beta, eps=1e-5):", "def layer_norm(x, gamma, beta, eps=1e-12):"),),
+)
 LAYER_NORM_GAMMA_BETA_SWAPPED = Mistake(
     id="layer_norm_gamma_beta_swapped",
     functions=("layer_norm",),
@@ -116,6 +124,13 @@ GELU_CUBIC_COEFFICIENT = Mistake(
     looks_like="the cubic coefficient was shortened (0.0447 instead of 0.044715), so values drift as |x| grows",
     hint="Every digit of 0.044715 shows at float64 precision.",
     patch=((GELU_INNER, "        inner = math.sqrt(2.0 / math.pi) * (x + 0.0447 * x**3)"),),
+)
+GELU_CUBIC_UNSCALED = Mistake(
+    id="gelu_cubic_unscaled",
+    functions=("gelu", MLP),
+    looks_like="sqrt(2 / pi) multiplied x only, not the whole x + 0.044715 x^3 (a missing pair of parentheses)",
+    hint="Inside the tanh the constant scales a sum of two terms. Where do the parentheses go?",
+    patch=((GELU_INNER, "        inner = math.sqrt(2.0 / math.pi) * x + 0.044715 * x**3"),),
 )
 GELU_TANH_FROM_EXP = Mistake(
     id="gelu_tanh_from_exp",
