@@ -14,8 +14,6 @@ import numpy as np
 from .block import block_decode_step, transformer_block
 from .layers import layer_norm
 
-LN_EPS = 1e-5  # GPT-2's layer_norm_epsilon, for every LayerNorm of the model
-
 
 def gpt_forward(tokens, params, n_head):
     """The logits of every position of a GPT-2 model.

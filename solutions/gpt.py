@@ -14,8 +14,6 @@ import numpy as np
 from .block import block_decode_step, transformer_block
 from .layers import layer_norm
 
-LN_EPS = 1e-5  # GPT-2's layer_norm_epsilon, for every LayerNorm of the model
-
 
 def gpt_forward(tokens, params, n_head):
     """The logits of every position of a GPT-2 model.
@@ -54,7 +52,7 @@ def gpt_forward(tokens, params, n_head):
     x = wte[tokens] + wpe[:T]                     # (..., T, d) + (T, d) -> (..., T, d)
     for block in params["h"]:
         x = transformer_block(x, block, n_head)   # (..., T, d)
-    x = layer_norm(x, params["ln_f"]["weight"], params["ln_f"]["bias"], LN_EPS)  # (..., T, d)
+    x = layer_norm(x, params["ln_f"]["weight"], params["ln_f"]["bias"])  # (..., T, d); eps 1e-5 as in GPT-2
     return x @ wte.T                              # (..., T, d) @ (d, V) -> (..., T, V)
     ### END SOLUTION
 
@@ -100,7 +98,7 @@ def gpt_decode_step(token, params, n_head, caches):
     x = wte[token] + wpe[position]                # (d,) + (d,) -> (d,)
     for block, cache in zip(blocks, caches):
         x = block_decode_step(x, block, n_head, cache)   # (d,); appends this position to the block's cache
-    x = layer_norm(x, params["ln_f"]["weight"], params["ln_f"]["bias"], LN_EPS)  # (d,)
+    x = layer_norm(x, params["ln_f"]["weight"], params["ln_f"]["bias"])  # (d,); eps 1e-5 as in GPT-2
     return x @ wte.T                              # (d,) @ (d, V) -> (V,)
     ### END SOLUTION
 

@@ -8,7 +8,7 @@ MODEL = ("gpt_forward", "gpt_decode_step", "lm_loss")
 LOSSES = ("cross_entropy", "lm_loss")
 EMBED = "x = wte[tokens] + wpe[:T]"
 EMBED_STEP = "x = wte[token] + wpe[position]"
-LN_F = 'x = layer_norm(x, params["ln_f"]["weight"], params["ln_f"]["bias"], LN_EPS)'
+LN_F = 'x = layer_norm(x, params["ln_f"]["weight"], params["ln_f"]["bias"])'
 HEAD = "return x @ wte.T                              # (..., T, d)"
 HEAD_STEP = "return x @ wte.T                              # (d,)"
 POSITION = "position = len(caches[0])"
@@ -23,7 +23,8 @@ NO_FINAL_LAYER_NORM = Mistake(
     looks_like="the last block's output went straight into the head: the final LayerNorm (ln_f) is missing",
     hint="GPT-2 normalises before every sub-layer, so the residual stream itself is never normalised inside the "
          "blocks. What must happen to it once, before the head?",
-    patch=((f"    {LN_F}  # (..., T, d)\n", ""), (f"    {LN_F}  # (d,)\n", "")),
+    patch=((f"    {LN_F}  # (..., T, d); eps 1e-5 as in GPT-2\n", ""),
+           (f"    {LN_F}  # (d,); eps 1e-5 as in GPT-2\n", "")),
 )
 NO_POSITIONS = Mistake(
     id="gpt_no_position_embedding",
