@@ -131,10 +131,13 @@ def test_cross_entropy_backward(impl, ref, rng):
         expect_close(impl.training.cross_entropy_backward(logits, targets),
                      ref.training.cross_entropy_backward(logits, targets), call=ce_call(logits, targets))
     logits, targets = normal(rng, (2, 3, 5), scale=2.0), rng.integers(0, 5, (2, 3))
-    numeric = central_differences(lambda z: float(ref.gpt.cross_entropy(z, targets)), logits)
-    expect_close(impl.training.cross_entropy_backward(logits, targets), numeric, rtol=0, atol=AGREEMENT,
-                 call=ce_call(logits, targets) + " (against finite differences)",
-                 origin=ref.training.cross_entropy_backward(logits, targets))
+    call = ce_call(logits, targets) + " (against finite differences)"
+    got = expect_close(impl.training.cross_entropy_backward(logits, targets),
+                       ref.training.cross_entropy_backward(logits, targets), call=call)
+    for direction in (normal(rng, logits.shape) for _ in range(3)):
+        losses = [float(ref.gpt.cross_entropy(logits + shift * direction, targets)) for shift in (STEP, -STEP)]
+        expect_close(np.asarray(np.sum(got * direction)), (losses[0] - losses[1]) / (2 * STEP), rtol=0,
+                     atol=AGREEMENT, call=call, what="the derivative along a random direction")
     logits = logits[0]
     for bad, why in ((np.array([0, 4]), "targets must have logits.shape[:-1]"),
                      (np.array([0, 5, 2]), "a target must lie in [0, V)"),
@@ -149,36 +152,40 @@ def test_cross_entropy_backward(impl, ref, rng):
 def test_gpt_backward_matches_reference(impl, ref, rng):
     """gpt_backward returns lm_loss and the gradient of every parameter (one sequence with a token repeated, a
     batch, float32)"""
-    params = model_params(rng)
+    params, small = model_params(rng), model_params(rng, n_layer=1)
     for tokens, tree in ((np.array([4, 4, 4, 9, 4, 4, 9, 4]), params), (rng.integers(0, 11, (3, 6)), params),
-                         (rng.integers(0, 11, (2, 8)), cast(params, np.float32))):
+                         (rng.integers(0, 11, (2, 8)), cast(small, np.float32))):
         expected = ref.training.gpt_backward(tokens, tree, HEAD)
         expect_backward(impl.training.gpt_backward(tokens, tree, HEAD), expected, call=backward_call(tokens, tree))
 
 
 @check(points=3, task=4)
 def test_gpt_backward_finite_differences_and_errors(impl, ref, rng):
-    """gpt_backward agrees with central finite differences of lm_loss (step 1e-6, within 1e-6; 2 entries of every
-    array), and raises ValueError for T < 2, T > n_ctx, ids outside [0, V) and non-integer tokens"""
+    """gpt_backward agrees with central finite differences of lm_loss (step 1e-6, within 1e-6) along a random
+    direction of every layer, and raises ValueError for T < 2, T > n_ctx, ids outside [0, V) and non-integer tokens"""
     params, tokens = model_params(rng, V=7, d=4, n_layer=1, n_ctx=5), np.array([[1, 3, 3, 0, 6], [2, 2, 5, 1, 4]])
     call = backward_call(tokens, params)
     expected = ref.training.gpt_backward(tokens, params, HEAD)
     got = impl.training.gpt_backward(tokens, params, HEAD)
     expect_backward(got, expected, call=call)
-    mine = dict(leaves(got[1], "params"))
-    for where, leaf in leaves(params, "params"):
-        entries = [tuple(int(i) for i in np.unravel_index(j, leaf.shape)) for j in rng.choice(leaf.size, 2, False)]
-        numeric = []
-        for entry in entries:
-            original, values = leaf[entry], []
-            for shift in (STEP, -STEP):
-                leaf[entry] = original + shift
-                values.append(float(ref.gpt.lm_loss(tokens, params, HEAD)))
-            leaf[entry] = original
-            numeric.append((values[0] - values[1]) / (2 * STEP))
-        picked = np.array([mine[where][entry] for entry in entries])
-        expect_close(picked, np.array(numeric), call=call + " (against finite differences)",
-                     what=f"grads{where[6:]} at {entries}", rtol=0, atol=AGREEMENT)
+    mine = dict(leaves(got[1]))
+    groups = [(f"[{key!r}]", params[key]) for key in ("wte", "wpe", "ln_f")] + \
+        [(f"['h'][{i}][{key!r}]", block[key]) for i, block in enumerate(params["h"]) for key in block]
+    for where, group in groups:                    # one random direction per layer: every array moves
+        arrays = leaves(group, where)
+        directions = [rng.standard_normal(np.shape(leaf)) for _, leaf in arrays]
+        originals = [leaf.copy() for _, leaf in arrays]
+        values = []
+        for shift in (STEP, -STEP):
+            for (_, leaf), original, direction in zip(arrays, originals, directions):
+                leaf[...] = original + shift * direction
+            values.append(float(ref.gpt.lm_loss(tokens, params, HEAD)))
+        for (_, leaf), original in zip(arrays, originals):
+            leaf[...] = original
+        numeric = (values[0] - values[1]) / (2 * STEP)
+        along = sum(float(np.sum(mine[name] * direction)) for (name, _), direction in zip(arrays, directions))
+        expect_close(np.asarray(along), numeric, rtol=0, atol=AGREEMENT, call=call + " (against finite differences)",
+                     what=f"the derivative of the loss along a random direction of params{where}")
     params = model_params(rng)
     for bad, why in ((np.array([3]), "the loss needs T >= 2"), (np.arange(9) % 11, "T = 9 > n_ctx = 8"),
                      (np.array([1, 11, 2]), "ids lie in [0, V)"), (np.array([1, -1, 2]), "ids lie in [0, V)"),
@@ -213,12 +220,12 @@ def expect_adam_steps(impl, ref, rng, params, n_steps, **kwargs):
 
 @check(points=4, task=5)
 def test_adam_step(impl, ref, rng):
-    """adam_step is torch.optim.AdamW's update over 4 steps (weight decay off and on, other betas and eps, float32);
+    """adam_step is torch.optim.AdamW's update over 3 steps (weight decay off and on, other betas and eps, float32);
     it raises ValueError when grads do not match params (a key, a list, a shape) or lr is negative"""
     for dtype, kwargs in ((np.float64, {}), (np.float64, {"lr": 0.1, "weight_decay": 0.5}),
                           (np.float64, {"lr": 0.05, "betas": (0.8, 0.9), "eps": 1e-3}),
                           (np.float32, {"lr": 0.01, "weight_decay": 0.1})):
-        expect_adam_steps(impl, ref, rng, small_tree(rng, dtype), 4, **kwargs)
+        expect_adam_steps(impl, ref, rng, small_tree(rng, dtype), 3, **kwargs)
     params, grads = small_tree(rng), small_tree(rng)
     missing = {"w": grads["w"]}
     short = {"w": grads["w"], "layers": grads["layers"][:1]}
@@ -277,29 +284,19 @@ def expect_training(impl, ref, tokens, params, n_steps, lr):
     return got, expected
 
 
-@check(points=3, task=6)
+@check(points=5, task=6)
 def test_train(impl, ref, rng):
-    """train's losses (the loss before each step) and final params equal the reference's after 3 steps; n_steps = 0
-    returns an equal copy and no losses; a negative n_steps raises ValueError"""
-    expect_training(impl, ref, rng.integers(0, 11, (2, 6)), model_params(rng), 3, 0.01)
+    """train's losses (the loss before each step) and final params equal the reference's after 4 steps on a short text
+    (the loss falls); n_steps = 0 returns an equal copy and no losses; a negative n_steps raises ValueError"""
+    vocabulary = sorted(set(TEXT))
+    tokens = np.array([vocabulary.index(c) for c in TEXT])
+    expect_training(impl, ref, tokens, model_params(rng, V=len(vocabulary), n_layer=1, n_ctx=len(TEXT)), 4, 0.05)
     tokens, params = rng.integers(0, 11, 5), model_params(rng, n_layer=1)
     got, _ = expect_training(impl, ref, tokens, params, 0, 0.01)
     if np.asarray(got[1]).shape != (0,):
         raise CheckFailed(f"{train_call(tokens, params, 0, 0.01)} losses has shape {np.shape(got[1])}; expected (0,)")
     expect_value_error(lambda: impl.training.train(tokens, params, HEAD, -1), why="n_steps must be >= 0",
                        call=train_call(tokens, params, -1, 0.001))
-
-
-@check(points=2, task=6, visibility="hidden")
-def test_train_learns_a_text(impl, ref, rng):
-    """10 steps at lr 5e-2 take a 2-layer, d = 8 character model on a 26-character text below 60% of its first loss"""
-    vocabulary = sorted(set(TEXT))
-    tokens = np.array([vocabulary.index(c) for c in TEXT])
-    params = model_params(rng, V=len(vocabulary), n_ctx=len(TEXT))
-    (_, losses), _ = expect_training(impl, ref, tokens, params, 10, 0.05)
-    if not losses[-1] < 0.6 * losses[0]:
-        raise CheckFailed(f"{train_call(tokens, params, 10, 0.05)} losses went from {losses[0]:.4g} to "
-                          f"{losses[-1]:.4g}; expected below 60% of the first")
 
 
 @check(points=1, task=6, visibility="hidden")
@@ -313,7 +310,7 @@ def test_training_dtypes(impl, ref, rng):
     logits, targets = normal(rng, (3, 5), np.float32), np.array([1, 0, 4])
     expect_dtypes(impl.training.cross_entropy_backward(logits, targets),
                   ref.training.cross_entropy_backward(logits, targets), call=ce_call(logits, targets))
-    params, tokens = cast(model_params(rng), np.float32), rng.integers(0, 11, 6)
+    params, tokens = cast(model_params(rng, n_layer=1), np.float32), rng.integers(0, 11, 6)
     expected = ref.training.gpt_backward(tokens, params, HEAD)
     expect_backward(impl.training.gpt_backward(tokens, params, HEAD), expected, call=backward_call(tokens, params),
                     dtype=np.float32)
@@ -322,8 +319,8 @@ def test_training_dtypes(impl, ref, rng):
     expected = ref.training.adam_step(params, grads)
     got = expect_tuple(impl.training.adam_step(params, grads), call=call, names=ADAM_PARTS)
     expect_tree(got[0], expected[0], call=call, name="new_params", dtype="same")
-    got, expected = expect_training(impl, ref, tokens, params, 2, 0.01)
-    expect_tree(got[0], expected[0], call=train_call(tokens, params, 2, 0.01), name="params", dtype="same")
+    got, expected = expect_training(impl, ref, tokens, params, 1, 0.01)
+    expect_tree(got[0], expected[0], call=train_call(tokens, params, 1, 0.01), name="params", dtype="same")
     if np.asarray(got[1]).dtype != np.float64:
-        raise CheckFailed(f"{train_call(tokens, params, 2, 0.01)} losses have dtype {np.asarray(got[1]).dtype}; "
+        raise CheckFailed(f"{train_call(tokens, params, 1, 0.01)} losses have dtype {np.asarray(got[1]).dtype}; "
                           "expected float64")

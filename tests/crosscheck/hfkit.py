@@ -15,7 +15,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 import torch  # noqa: E402
 from transformers import GPT2Config, GPT2LMHeadModel  # noqa: E402
 
-PREFIX = "transformer."
+from grader.tiny_gpt import tree_from_dotted  # noqa: E402
 
 
 def hf_model(*, seed: int, n_layer: int = 2, n_embd: int = 16, n_head: int = 4, n_ctx: int = 12,
@@ -25,7 +25,7 @@ def hf_model(*, seed: int, n_layer: int = 2, n_embd: int = 16, n_head: int = 4, 
     torch.manual_seed(seed)
     config = GPT2Config(vocab_size=vocab, n_positions=n_ctx, n_embd=n_embd, n_layer=n_layer, n_head=n_head,
                         activation_function="gelu_new", resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
-                        layer_norm_epsilon=1e-5, bos_token_id=0, eos_token_id=0, loss_type="ForCausalLM",
+                        layer_norm_epsilon=1e-5, bos_token_id=None, eos_token_id=None, loss_type="ForCausalLM",
                         attn_implementation="eager")
     model = GPT2LMHeadModel(config).to(dtype).eval()
     with torch.no_grad():
@@ -36,26 +36,12 @@ def hf_model(*, seed: int, n_layer: int = 2, n_embd: int = 16, n_head: int = 4, 
 
 
 def params_from_state_dict(state_dict) -> dict:
-    """The kit's parameter tree from ``GPT2LMHeadModel.state_dict()`` (or a ``.npz`` with the same dotted keys):
-    drop ``transformer.``, split at the dots, integer parts index the list of blocks; no transpose.
-    ``lm_head.weight`` (the tied ``wte``) and HF's non-parameter buffers (``attn.bias``, ``masked_bias``) are
-    skipped."""
-    params: dict = {}
-    for key, value in state_dict.items():
-        if not key.startswith(PREFIX) or key.endswith((".attn.bias", ".attn.masked_bias")):
-            continue
-        array = value.detach().cpu().numpy().copy() if isinstance(value, torch.Tensor) else np.array(value)
-        *path, leaf = key[len(PREFIX):].split(".")
-        node = params
-        for part, following in zip(path, path[1:] + [leaf]):
-            if part.isdigit():
-                while len(node) <= int(part):
-                    node.append({})
-                node = node[int(part)]
-            else:
-                node = node.setdefault(part, [] if following.isdigit() else {})
-        node[leaf] = array
-    return params
+    """The kit's parameter tree from ``GPT2LMHeadModel.state_dict()``, by the kit's one rule
+    (``grader.tiny_gpt.tree_from_dotted``: drop ``transformer.``, split at the dots, integer parts index the list of
+    blocks; no transpose). ``lm_head.weight`` (the tied ``wte``) and HF's non-parameter buffers (``attn.bias``,
+    ``masked_bias``, which older versions keep) are skipped."""
+    return tree_from_dotted({key: value.detach().cpu().numpy().copy() for key, value in state_dict.items()
+                             if value is not None and not key.endswith((".attn.bias", ".attn.masked_bias"))})
 
 
 def hf_grads(model: GPT2LMHeadModel) -> dict:

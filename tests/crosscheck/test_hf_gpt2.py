@@ -171,3 +171,30 @@ def test_cached_and_uncached_sampling_give_the_same_text(model):
     texts = [generate(prompt, params, config["n_head"], config["n_ctx"] - 3, np.random.default_rng(2026),
                       temperature=0.9, top_k=10, top_p=0.9, use_cache=use_cache) for use_cache in (True, False)]
     np.testing.assert_array_equal(*texts)
+
+
+def test_the_shipped_model_loads_into_hf_and_gives_the_same_logits_and_text():
+    """The tiny model's .npz holds GPT-2's own names: HF loads it as is (lm_head tied), and its logits and greedy
+    text equal the kit's."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    from grader import tiny_gpt
+
+    model = tiny_gpt.load()
+    settings = model.card["settings"]
+    config = GPT2Config(vocab_size=len(model.vocabulary), n_positions=settings["n_ctx"], n_embd=settings["d"],
+                        n_layer=settings["n_layer"], n_head=model.n_head, activation_function="gelu_new",
+                        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, layer_norm_epsilon=1e-5, bos_token_id=None,
+                        eos_token_id=None, attn_implementation="eager")   # no end-of-text token: never stops early
+    hf = GPT2LMHeadModel(config).to(torch.float64).eval()
+    state = {key: torch.from_numpy(value) for key, value in tiny_gpt.dotted_from_tree(model.params).items()}
+    missing, unexpected = hf.load_state_dict(state, strict=False)
+    assert not unexpected and all(key == "lm_head.weight" or key.endswith(".attn.bias") for key in missing)
+    prompt = model.encode(model.card["prompt"])
+    with torch.no_grad():
+        want = hf(torch.from_numpy(prompt)[None]).logits[0].numpy()
+        text = hf.generate(torch.from_numpy(prompt)[None], attention_mask=torch.ones(1, len(prompt), dtype=torch.long),
+                           do_sample=False, max_new_tokens=settings["n_ctx"] - len(prompt), pad_token_id=0)[0].numpy()
+    assert relative(gpt_forward(prompt, model.params, model.n_head), want) < FLOAT64
+    np.testing.assert_array_equal(generate(prompt, model.params, model.n_head, settings["n_ctx"] - len(prompt)), text)
+    assert model.decode(text) == model.card["greedy_sample"]
