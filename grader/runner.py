@@ -24,6 +24,7 @@ from .reference import reference as reference_solutions
 from .results import CheckResult, ExerciseResult, Status
 from .sandbox import errors
 from .sandbox.proxy import Implementation
+from .sandbox.runtime import LENT_CLASSES
 
 FIXTURES = ("impl", "ref", "rng")
 NOT_IMPLEMENTED_MESSAGE = "not implemented yet"
@@ -150,8 +151,9 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
 @lru_cache(maxsize=None)
 def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     """What ``attnkit grade`` answers with the reference in ``exercise``'s child: the public functions
-    of every other exercise's reference module (classes such as ``KVCache`` stay the student's), except
-    the ``trusted`` modules (the student's own ran: they passed every check of their exercise)."""
+    of every other exercise's reference module, and its classes the sandbox lends (``KVCache``:
+    ``runtime.LENT_CLASSES``; other classes stay the student's), except the ``trusted`` modules (the
+    student's own ran: they passed every check of their exercise)."""
     from .sandbox.child import Siblings
 
     own = curriculum.get(exercise).module
@@ -160,9 +162,10 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
         if other.module == own or other.module in functions or other.module in trusted:
             continue
         module = importlib.import_module(f"solutions.{other.module}")
-        functions[other.module] = tuple(name for name, value in vars(module).items()
-                                        if inspect.isfunction(value) and value.__module__ == module.__name__
-                                        and not name.startswith("_"))
+        functions[other.module] = tuple(
+            name for name, value in vars(module).items()
+            if (inspect.isfunction(value) or inspect.isclass(value) and name in LENT_CLASSES)
+            and value.__module__ == module.__name__ and not name.startswith("_"))
     return Siblings(functions, _answer_with_reference)
 
 

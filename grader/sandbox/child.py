@@ -24,6 +24,7 @@ import numpy as np
 from . import errors, standin, wire
 from .launch import Launched, launch
 from .proxy import Implementation, called, sibling_note, student_error
+from .runtime import LENT_CLASSES
 from .workspace import Workspace
 
 DEFAULT_TIMEOUT = 10.0
@@ -286,7 +287,8 @@ class ChildTransport:
         """Answer one call of a sibling's function with the reference (never the student's code)."""
         target = frame.get("callback")
         module, name = (target.get("module"), target.get("name")) if isinstance(target, dict) else (None, None)
-        if self.siblings is None or not isinstance(module, str) or name not in self.siblings.functions.get(module, ()):
+        if self.siblings is None or not isinstance(module, str) or name not in self.siblings.functions.get(module, ()) \
+                or name in LENT_CLASSES:  # a class the sandbox lends is never called back for
             raise CallbackRefused(f"it asked the grader for {str(module)[:64]}.{str(name)[:64]}, "
                                   "which is not another exercise's function")
         caches: list = []   # the lent KV caches among the arguments, crossed by value (standin.mark_caches)

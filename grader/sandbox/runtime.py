@@ -138,9 +138,10 @@ class PlainCache:
         return len(self._keys)
 
 
-# Under ``attnkit grade``, a sibling's class the sandbox lends instead of the student's (``standin.install``): an
-# exercise that builds KV caches (generate) gets this cache, not a KVCache whose bugs belong to exercise kv_cache
-LENT_CLASSES = {"kv_cache": {"KVCache": PlainCache}}
+# Under ``attnkit grade``, the classes of other exercises the sandbox lends instead of the student's, by name
+# (``runner.reference_siblings`` names those a reference module defines; ``standin.install`` puts them in place):
+# code that builds KV caches gets this cache, not a KVCache whose bugs belong to the exercise that wrote it
+LENT_CLASSES = {"KVCache": PlainCache}
 
 
 class Unresolved(LookupError):

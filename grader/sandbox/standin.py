@@ -6,9 +6,9 @@ public function names of each sibling's reference module; :func:`install` puts a
 module under every name the student's code may import it by (``softmax``, ``submission.softmax``).
 A stand-in function sends a ``callback`` frame on the child's socket and blocks for the answer,
 which the trusted side computes with the reference (``grader.sandbox.child``). No reference code
-ever enters the child. A sibling's class the sandbox lends (``kv_cache.KVCache`` is the sandbox's
-``PlainCache``: ``runtime.LENT_CLASSES``) comes from the sandbox, so that a broken class of an earlier
-exercise costs nothing in a later one; its objects cross a stand-in call by value (their keys and values),
+ever enters the child. A sibling's class the sandbox lends (``KVCache`` is the sandbox's ``PlainCache``:
+``runtime.LENT_CLASSES``) comes from the sandbox, so that a broken class of an earlier exercise costs
+nothing in a later one; its objects cross a stand-in call by value (their keys and values),
 and what the reference appends to them is appended here (:func:`mark_caches`, :func:`unmark_caches`).
 Anything else of a sibling (a constant, an object the wire cannot carry) comes from the student's own
 module, loaded under another name on first use, and so does a call too large for the trusted side to
@@ -38,26 +38,30 @@ NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 MAX_MODULES, MAX_FUNCTIONS = 64, 256   # bounds on what a spawn request may ask to stand in for
 # A call the reference answers on the trusted side must stay small. Its work is estimated from its arguments
 # (:func:`work`); past WORK_LIMIT the student's own function runs instead (the checks' sibling calls stay under
-# 10**5, a student's tiled attention calling its softmax on (2048, 16) blocks does not), and the trusted side
-# refuses any callback past it.
-WORK_LIMIT = 1 << 22
+# 10**5 but for the shipped tiny GPT-2's blocks, about 1.3 * 10**7; a student's tiled attention calling its softmax
+# on (2048, 16) blocks does not), and the trusted side refuses any callback past it.
+WORK_LIMIT = 1 << 24
 
 
 def work(args: tuple, kwargs: dict) -> int:
     """An upper bound on the size of what a kit function computes from these arguments: (elements + 1) x the
     product of the integer arguments (sizes: ``causal_mask(n)``, ``alibi_bias(h, n, m)``, ``repeat_kv(x, r)``)
-    x the longest axis or size (an attention's n x n scores). Capped just past :data:`WORK_LIMIT`."""
+    x the longest axis or size (an attention's n x n scores). The arrays of a parameter tree (inside a dict) count
+    as elements, but their widths are not sequence lengths: they do not set the longest axis. Capped just past
+    :data:`WORK_LIMIT`."""
     elements, sizes, longest = 1, 1, 1
-    pending, seen = [args, list(kwargs.values())], 0
+    pending, seen = [(args, False), (list(kwargs.values()), False)], 0
     while pending and seen < 100_000:
-        value = pending.pop()
+        value, in_tree = pending.pop()
         seen += 1
         if isinstance(value, np.ndarray):
             elements += value.size
-            longest = max(longest, *value.shape, 1)
-        elif isinstance(value, (tuple, list, dict)):
-            pending.extend(value.values() if isinstance(value, dict) else value)
-            longest = max(longest, len(value))
+            longest = longest if in_tree else max(longest, *value.shape, 1)
+        elif isinstance(value, dict):
+            pending.extend((item, True) for item in value.values())
+        elif isinstance(value, (tuple, list)):
+            pending.extend((item, in_tree) for item in value)
+            longest = longest if in_tree else max(longest, len(value))
         elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
             size = min(abs(int(value)), WORK_LIMIT + 1)
             sizes = min(sizes * max(size, 1), WORK_LIMIT + 1)
@@ -73,7 +77,7 @@ def too_large(args: tuple, kwargs: dict) -> bool:
     return work(args, kwargs) > WORK_LIMIT
 
 
-CACHE_MARK = "attnkit_kv_cache"   # a lent cache crossing a stand-in call: {CACHE_MARK: index, keys, values}
+CACHE_MARK = "attnkit_lent_cache"   # a lent cache crossing a stand-in call: {CACHE_MARK: index, keys, values}
 
 
 class Unsendable(TypeError):
@@ -195,8 +199,8 @@ def _own_module(root: str, package: str, module: str):
 
 
 def install(functions: dict, caller: Caller, root: str, package: str, lent: dict | None = None) -> None:
-    """Stand-ins for ``{module: [function names]}`` under ``module`` and ``package.module``; ``lent``:
-    ``{module: {name: class}}``, the sandbox's classes a stand-in module holds instead of the student's."""
+    """Stand-ins for ``{module: [names]}`` under ``module`` and ``package.module``: a name in ``lent``
+    (``{name: class}``, the sandbox's classes) is that class, any other a stand-in function."""
     if not isinstance(functions, dict) or len(functions) > MAX_MODULES:
         return
     for module, names in functions.items():
@@ -210,9 +214,8 @@ def install(functions: dict, caller: Caller, root: str, package: str, lent: dict
 
         for name in names[:MAX_FUNCTIONS]:
             if isinstance(name, str) and NAME.match(name) and not name.startswith("_"):
-                setattr(stand_in, name, _stand_in_function(caller, module, name, own))
-        for name, lent_class in (lent or {}).get(module, {}).items():
-            setattr(stand_in, name, lent_class)
+                lent_class = (lent or {}).get(name)
+                setattr(stand_in, name, lent_class or _stand_in_function(caller, module, name, own))
 
         def fallback(attribute, own=own):
             if attribute.startswith("__"):

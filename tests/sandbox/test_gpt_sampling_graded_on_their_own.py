@@ -1,9 +1,13 @@
 """Under ``attnkit grade`` gpt and sampling are graded on their own code: their calls of block, layers, gpt and
 softmax are answered by the reference, and the KV caches their decode steps and generation hand to those calls
 cross the wire by value, so a broken block, layers or KVCache costs points in its own exercise only."""
+import numpy as np
+
+from grader import tiny_gpt
 from grader.mistakes import all_mistakes
 from grader.mistakes.model import apply
 from grader.runner import run_submission
+from grader.sandbox import standin
 
 BROKEN_CACHE = '''
 
@@ -71,3 +75,14 @@ def test_a_broken_gpt_costs_nothing_in_sampling(zygote, submission):
     assert graded["sampling"].score == graded["sampling"].max_score, graded["sampling"].first_failure
     assert "gpt" in graded["sampling"].reference_siblings
     assert "your gpt fails its own checks" in graded["sampling"].note
+
+
+def test_a_parameter_trees_widths_are_not_sequence_lengths():
+    """The shipped tiny GPT-2's block (d = 64, d_ff = 256) on 26 positions is answered by the reference; the same
+    arrays outside a tree would count their widths as sequence lengths."""
+    model = tiny_gpt.load(np.dtype(np.float32))
+    block, x = model.params["h"][0], np.zeros((26, 64), np.float32)
+    assert not standin.too_large((x, block, model.n_head), {})
+    flat = [array for part in block.values() for linear in part.values()
+            for array in (linear.values() if isinstance(linear, dict) else [linear])]
+    assert standin.work((x, flat, model.n_head), {}) > standin.work((x, block, model.n_head), {})

@@ -108,7 +108,8 @@ def test_siblings_are_every_other_exercises_plain_functions():
     functions = reference_siblings("attention").functions
     assert "attention" not in functions
     assert functions["softmax"] == ("softmax",)
-    assert "KVCache" not in functions["kv_cache"] and "decode_step" in functions["kv_cache"]
+    assert "decode_step" in functions["kv_cache"]
+    assert "KVCache" in functions["kv_cache"]  # a class the sandbox lends (runtime.LENT_CLASSES), never called back
     assert set(functions["masking"]) == {"causal_mask", "padding_mask", "apply_mask"}
 
 
