@@ -30,9 +30,10 @@ def model_params(rng, *, V=11, d=8, n_layer=2, n_ctx=8, dtype=np.float64):
 
 def cast(tree, dtype):
     """The tree with every leaf as ``dtype``."""
-    if isinstance(tree, dict):
+    kind = type(tree)
+    if kind is dict:
         return {key: cast(value, dtype) for key, value in tree.items()}
-    if isinstance(tree, list):
+    if kind is list:
         return [cast(value, dtype) for value in tree]
     return np.asarray(tree).astype(dtype)
 
