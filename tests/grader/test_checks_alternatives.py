@@ -14,6 +14,8 @@ CASES = [
     ("tiled_attention_2d.py", "tiled_attention"),
     ("layers_var.py", "layers"),
     ("block_loops.py", "block"),
+    ("gpt_einsum.py", "gpt"),
+    ("sampling_choice.py", "sampling"),
 ]
 
 
