@@ -45,6 +45,12 @@ def qkv_rows(ref, x, params):
     return normalised, k, v
 
 
+def dimension_major(rows, n_head):
+    """(t, d) rows with each head's columns interleaved: column j*n_head + h holds head h's entry j."""
+    t, d = rows.shape
+    return rows.reshape(t, n_head, d // n_head).swapaxes(-1, -2).reshape(t, d)
+
+
 def check_steps(impl, ref, x, params, n_head, start=0, context=""):
     """Decode positions start .. T-1 of x (T, d) with the student's and the reference's block_decode_step side by
     side, both caches first holding the reference's k and v of positions 0 .. start-1. Returns the student's cache."""
@@ -164,12 +170,6 @@ def test_block_decode_step_fills_the_cache(impl, ref, rng):
         if len(cache) != T:
             raise CheckFailed(f"len(cache) after {refused} raised returned {len(cache)}; expected {T}: nothing may be "
                               "appended before the arguments are checked")
-
-
-def dimension_major(rows, n_head):
-    """(t, d) rows with each head's columns interleaved: column j*n_head + h holds head h's entry j."""
-    t, d = rows.shape
-    return rows.reshape(t, n_head, d // n_head).swapaxes(-1, -2).reshape(t, d)
 
 
 @check(points=1, task=3)
