@@ -38,7 +38,8 @@ def model(rng, config, dtype=np.float64):
 
 
 def check_forward(impl, ref, tokens, params, n_head):
-    return expect_close(impl.gpt.gpt_forward(tokens, params, n_head), ref.gpt.gpt_forward(tokens, params, n_head),
+    expected = ref.gpt.gpt_forward(tokens, params, n_head)   # first: an error of the student's call is diagnosed on it
+    return expect_close(impl.gpt.gpt_forward(tokens, params, n_head), expected,
                         call=forward_call(tokens, params, n_head))
 
 
@@ -69,13 +70,13 @@ def check_decoding(impl, ref, tokens, params, n_head):
 
 
 def check_loss(impl, ref, tokens, params, n_head):
-    expect_loss(impl.gpt.lm_loss(tokens, params, n_head), ref.gpt.lm_loss(tokens, params, n_head),
-                call=loss_call(tokens, params, n_head))
+    expected = ref.gpt.lm_loss(tokens, params, n_head)
+    expect_loss(impl.gpt.lm_loss(tokens, params, n_head), expected, call=loss_call(tokens, params, n_head))
 
 
 def check_cross_entropy(impl, ref, logits, targets):
-    expect_loss(impl.gpt.cross_entropy(logits, targets), ref.gpt.cross_entropy(logits, targets),
-                call=ce_call(logits, targets))
+    expected = ref.gpt.cross_entropy(logits, targets)
+    expect_loss(impl.gpt.cross_entropy(logits, targets), expected, call=ce_call(logits, targets))
 
 
 # -- task 1: gpt_forward --------------------------------------------------------------------------------------
@@ -155,7 +156,8 @@ def test_log_softmax_matches_reference(impl, ref, rng):
     [0, -1000], [1000, 0] -> [0, -1000], -inf stays -inf"""
     for shape, axis in (((4, 9), -1), ((3, 5), 0), ((2, 3, 6), 1)):
         x = rng.standard_normal(shape) * 3.0
-        expect_close(impl.gpt.log_softmax(x, axis=axis), ref.gpt.log_softmax(x, axis=axis),
+        expected = ref.gpt.log_softmax(x, axis=axis)
+        expect_close(impl.gpt.log_softmax(x, axis=axis), expected,
                      call=call_text("log_softmax", arg("x", x), f"axis={axis}"))
     cases = (([[2, 0, -1], [5, 5, 5]], None), ([0.0, -1000.0], [0.0, -1000.0]), ([1000.0, 0.0], [0.0, -1000.0]),
              ([[0.0, -np.inf, 0.0], [-np.inf, 3.0, -np.inf]],
@@ -207,17 +209,21 @@ def test_gpt_dtypes(impl, ref, rng):
     """float32 params give float32 logits, decode-step logits and log-probabilities, whatever the ids' dtype"""
     params, n_head = model(rng, MODELS[1], np.float32)
     for tokens in (np.array([[1, 2, 3]], np.int32), np.array([4, 0, 6], np.uint8)):
-        expect_dtypes(impl.gpt.gpt_forward(tokens, params, n_head), ref.gpt.gpt_forward(tokens, params, n_head),
+        expected = ref.gpt.gpt_forward(tokens, params, n_head)
+        expect_dtypes(impl.gpt.gpt_forward(tokens, params, n_head), expected,
                       call=forward_call(tokens, params, n_head))
     expected = ref.gpt.gpt_forward(np.array([2]), params, n_head)[0]        # a first step is the forward's row 0
     expect_dtypes(impl.gpt.gpt_decode_step(2, params, n_head, [impl.plain_cache()]), expected,
                   call=step_call(2, params, n_head, 0, 1))
     x = rng.standard_normal((3, 4)).astype(np.float32)
-    expect_dtypes(impl.gpt.log_softmax(x), ref.gpt.log_softmax(x), call=call_text("log_softmax", arg("x", x)))
+    expected = ref.gpt.log_softmax(x)
+    expect_dtypes(impl.gpt.log_softmax(x), expected, call=call_text("log_softmax", arg("x", x)))
     x = np.array([[1, 2], [0, 0]])
-    expect_dtypes(impl.gpt.log_softmax(x), ref.gpt.log_softmax(x), call="log_softmax(x=[[1, 2], [0, 0]])")
+    expected = ref.gpt.log_softmax(x)
+    expect_dtypes(impl.gpt.log_softmax(x), expected, call="log_softmax(x=[[1, 2], [0, 0]])")
     tokens = np.array([[1, 2, 3, 4]])
-    expect_loss(impl.gpt.lm_loss(tokens, params, n_head), ref.gpt.lm_loss(tokens, params, n_head),
+    expected = ref.gpt.lm_loss(tokens, params, n_head)
+    expect_loss(impl.gpt.lm_loss(tokens, params, n_head), expected,
                 call=loss_call(tokens, params, n_head) + " (float32)")
 
 
@@ -235,7 +241,8 @@ def test_gpt_leaves_inputs_untouched(impl, ref, rng):
     targets = rng.integers(0, 6, 4)
     expect_untouched(impl, "gpt", "log_softmax", (logits,), names=("x",), expected=ref.gpt.log_softmax(logits),
                      mistake=MODIFIES_INPUT)
-    expect_loss_untouched(impl, lambda: impl.gpt.cross_entropy(logits, targets), ref.gpt.cross_entropy(logits, targets),
+    expected = ref.gpt.cross_entropy(logits, targets)
+    expect_loss_untouched(impl, lambda: impl.gpt.cross_entropy(logits, targets), expected,
                           call=ce_call(logits, targets), names=("logits", "targets"))
 
 

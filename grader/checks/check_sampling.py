@@ -41,8 +41,8 @@ def model(rng, dtype=np.float64):
 
 
 def check_probs(impl, ref, logits, temperature=1.0, top_k=None, top_p=None):
-    expect_close(impl.sampling.sampling_probs(logits, temperature, top_k, top_p),
-                 ref.sampling.sampling_probs(logits, temperature, top_k, top_p),
+    expected = ref.sampling.sampling_probs(logits, temperature, top_k, top_p)   # first: errors are diagnosed on it
+    expect_close(impl.sampling.sampling_probs(logits, temperature, top_k, top_p), expected,
                  call=probs_call(logits, temperature, top_k, top_p))
 
 
@@ -91,6 +91,7 @@ def check_generate(impl, ref, prompt, params, n_new, seed=None, temperature=0.0,
 def test_sampling_probs_matches_reference(impl, ref, rng):
     """sampling_probs: logits / temperature, the top k, softmax, the top-p nucleus, renormalised (batches, ints)"""
     logits = rng.standard_normal((4, 12)) * 2.0
+    logits[3, 5] += 8.0   # a row whose top token alone holds more than top_p
     for temperature, top_k, top_p in SETTINGS:
         check_probs(impl, ref, logits, temperature, top_k, top_p)
     check_probs(impl, ref, rng.standard_normal((2, 3, 7)) * 3.0, 0.9, 3, 0.7)
@@ -134,7 +135,14 @@ def test_sample_token_inverse_cdf(impl, ref, rng):
         call = token_call(logits, seed, temperature, top_k, top_p)
         got = impl.sampling.sample_token(logits, student_rng, temperature, top_k, top_p)
         expect_draws(student_rng, seed, 1, call=call)
-        expect_token(got, expected, call=call)
+        try:
+            expect_token(got, expected, call=call)
+        except CheckFailed as failure:   # a wrong token from a wrong distribution: say what is wrong with it
+            settings = (temperature, top_k, top_p)
+            theirs = ref.sampling.sampling_probs(logits, *settings)
+            expect_close(impl.sampling.sampling_probs(logits, *settings), theirs,
+                         call=f"{failure.message}; the distribution it draws from, {probs_call(logits, *settings)},")
+            raise
 
 
 @check(points=2, task=2)
@@ -203,13 +211,16 @@ def test_generate_errors(impl, ref, rng):
 def test_sampling_dtypes(impl, ref, rng):
     """sampling_probs keeps float32 and gives float64 for integer logits; sample_token returns a Python int and
     generate an int64 array"""
-    for logits in (rng.standard_normal((2, 6)).astype(np.float32), np.array([[1, 4, 2, 0]])):
+    peaked = rng.standard_normal((2, 6)) + np.array([[0.0] * 6, [0, 0, 9.0, 0, 0, 0]])   # row 1: one token above p
+    for logits in (peaked.astype(np.float32), np.array([[1, 4, 2, 0]])):
         expected = ref.sampling.sampling_probs(logits, 0.9, 3, 0.8)
         expect_dtypes(impl.sampling.sampling_probs(logits, 0.9, 3, 0.8), expected, call=probs_call(logits, 0.9, 3, 0.8))
     logits = rng.standard_normal(6)   # float64: rng.choice refuses float32 probabilities that miss 1 by 1e-7
     expected = ref.sampling.sample_token(logits, np.random.default_rng(2), 0.9, 3, 0.8)
-    expect_token(impl.sampling.sample_token(logits, impl.generator(2), 0.9, 3, 0.8), expected,
-                 call=token_call(logits, 2, 0.9, 3, 0.8), exact_type=True)
+    student_rng = impl.generator(2)
+    got = impl.sampling.sample_token(logits, student_rng, 0.9, 3, 0.8)
+    expect_draws(student_rng, 2, 1, call=token_call(logits, 2, 0.9, 3, 0.8))
+    expect_token(got, expected, call=token_call(logits, 2, 0.9, 3, 0.8), exact_type=True)
     params = model(rng, np.float32)
     prompt = np.array([5, 1], np.int32)
     expected = ref.sampling.generate(prompt, params, MODEL[4], 2)
@@ -221,6 +232,7 @@ def test_sampling_dtypes(impl, ref, rng):
 def test_sampling_leaves_inputs_untouched(impl, ref, rng):
     """sampling_probs, sample_token and generate leave the caller's logits, prompt and params as they were"""
     logits = rng.standard_normal((3, 8))
+    logits[2, 0] += 9.0   # a row whose top token alone holds more than top_p
     expect_untouched(impl, "sampling", "sampling_probs", (logits, 0.7, 4, 0.9),
                      names=("logits", "temperature", "top_k", "top_p"),
                      expected=ref.sampling.sampling_probs(logits, 0.7, 4, 0.9), mistake=mistakes.MODIFIES_INPUT)

@@ -40,6 +40,14 @@ POSITIONS_BY_TOKEN = Mistake(
     hint="wte is indexed by what the token is, wpe by where it stands.",
     patch=((EMBED, "x = wte[tokens] + wpe[tokens]"), (EMBED_STEP, "x = wte[token] + wpe[token]")),
 )
+POSITIONS_FROM_BATCH = Mistake(
+    id="gpt_positions_from_batch_length",
+    functions=("gpt_forward", "lm_loss"),
+    looks_like="the positions were counted with len(tokens), which for a batch is the number of sequences, not T "
+               "(right for one sequence only)",
+    hint="tokens has shape (..., T). Which axis counts the positions, whatever the number of leading axes?",
+    patch=((EMBED, "x = wte[tokens] + wpe[:len(tokens)]"),),
+)
 SCALED_EMBEDDINGS = Mistake(
     id="gpt_scaled_embeddings",
     functions=MODEL,

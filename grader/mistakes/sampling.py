@@ -78,6 +78,14 @@ TOP_P_BEFORE_TOP_K = Mistake(
          "compare with p?",
     patch=((RANKED, "ranked = np.take_along_axis(softmax(logits / float(temperature), axis=-1), order, axis=-1)"),),
 )
+TOP_P_DROPS_CROSSING = Mistake(
+    id="sampling_top_p_drops_crossing_token",
+    functions=PROBS,
+    looks_like="top-p dropped the token whose probability carries the mass past p (the kept mass stayed below p)",
+    hint="The nucleus is the smallest set whose mass reaches p, so the token that crosses p belongs to it.",
+    patch=((PRECEDING, "preceding = np.cumsum(ranked, axis=-1)\n"
+                       "        preceding[..., 0] = 0.0                                 # keep the top token"),),
+)
 TOP_P_KEEPS_NOTHING = Mistake(
     id="sampling_top_p_keeps_nothing",
     functions=PROBS,
@@ -86,14 +94,6 @@ TOP_P_KEEPS_NOTHING = Mistake(
     hint="The nucleus always contains the most likely token. Compare the mass ranked above each token with p, not "
          "the mass up to and including it.",
     patch=((PRECEDING, "preceding = np.cumsum(ranked, axis=-1)"),),
-)
-TOP_P_DROPS_CROSSING = Mistake(
-    id="sampling_top_p_drops_crossing_token",
-    functions=PROBS,
-    looks_like="top-p dropped the token whose probability carries the mass past p (the kept mass stayed below p)",
-    hint="The nucleus is the smallest set whose mass reaches p, so the token that crosses p belongs to it.",
-    patch=((PRECEDING, "preceding = np.cumsum(ranked, axis=-1)\n"
-                       "        preceding[..., 0] = 0.0                                 # keep the top token"),),
 )
 TOP_P_ASCENDING = Mistake(
     id="sampling_top_p_ascending",
