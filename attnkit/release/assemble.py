@@ -23,7 +23,10 @@ from .replay import Replay, Store
 from .sources import BuildFailed, Sources
 from .verify import verify
 
-SHIPPED_VERBS = ("check", "hint", "pack", "quiz", "watch")   # the students' verbs (shipped when the project has them)
+SHIPPED_VERBS = ("check", "hint", "pack", "quiz", "show", "watch")  # the students' verbs (when the project has them)
+# a verb shipped in part: of ``attnkit show`` only the gpt view (the student's own model writing text); the other
+# pictures compute with the reference solutions, which a release never holds
+SHIPPED_PARTS = {"show": ("__init__.py", "errors.py", "gpt.py", "render.py", "tokens.py")}
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 
 REPLAY_SOURCE = Path(__file__).with_name("replay.py")
@@ -159,7 +162,11 @@ def write_attnkit(target: Path, sources: Sources) -> None:
     for module in sorted(sources.attnkit.glob("*.py")):  # cli.py, atomic.py...: shared by the student verbs
         shutil.copyfile(module, target / module.name)
     for verb in SHIPPED_VERBS:
-        if (sources.attnkit / verb).is_dir():
+        if verb in SHIPPED_PARTS and (sources.attnkit / verb).is_dir():
+            (target / verb).mkdir()
+            for name in SHIPPED_PARTS[verb]:
+                shutil.copyfile(sources.attnkit / verb / name, target / verb / name)
+        elif (sources.attnkit / verb).is_dir():
             copy_tree(sources.attnkit / verb, target / verb)
 
 

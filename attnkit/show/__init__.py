@@ -9,6 +9,7 @@ stderr, exit status 2.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from .errors import (
     EMPTY_TEXT,
     HEADS_DO_NOT_DIVIDE,
     NO_MATPLOTLIB,
+    NOT_IN_RELEASE,
     PLOTS_ADVICE,
     TOO_LARGE,
     TOO_MANY_TOKENS,
@@ -137,6 +139,8 @@ def run(args, *, stdout=None, stderr=None) -> int:
     try:
         pictures = {"attention": _attention, "positional": _positional, "alibi": _alibi, "window": _window,
                     "gpt": _gpt}
+        if args.picture != "gpt" and importlib.util.find_spec("attnkit.show.model") is None:
+            raise ShowError(NOT_IN_RELEASE.format(picture=args.picture))
         return pictures[args.picture](args, stdout)
     except ShowError as error:
         print(f"attnkit show: {error}", file=stderr)
@@ -158,7 +162,8 @@ def _gpt(args, stdout) -> int:
     except gpt.Blocked as blocked:
         print(f"attnkit show gpt: {blocked}", file=stdout)
         return 1
-    return _draw(args, stdout, output, lambda: gpt.gpt_figure(run), lambda ascii_only: gpt.gpt_text(run, ascii_only))
+    return _draw(args, stdout, output, lambda: gpt.gpt_figure(run), lambda ascii_only: gpt.gpt_text(run, ascii_only),
+                 ascii_only=args.ascii or not gpt.can_print_bars(stdout))
 
 
 def _ascii(args, stdout) -> bool:
@@ -222,15 +227,16 @@ def _window(args, stdout) -> int:
                  lambda ascii_only: terminal.window_text(example, ascii_only))
 
 
-def _draw(args, stdout, output: Path | None, figure, text) -> int:
-    """Write ``figure()`` to ``output`` when -o was given; print ``text(ascii_only)`` without -o or with --terminal."""
+def _draw(args, stdout, output: Path | None, figure, text, ascii_only: bool | None = None) -> int:
+    """Write ``figure()`` to ``output`` when -o was given; print ``text(ascii_only)`` without -o or with --terminal
+    (``ascii_only`` decided by the picture itself when given)."""
     if output is not None:
         from . import render
 
         render.save_png(figure(), output)
         print(f"wrote {output}", file=stdout)
     if output is None or args.terminal:
-        stdout.write(text(_ascii(args, stdout)))
+        stdout.write(text(_ascii(args, stdout) if ascii_only is None else ascii_only))
     return 0
 
 

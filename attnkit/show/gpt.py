@@ -16,6 +16,7 @@ import numpy as np
 from .errors import ShowError
 
 BARS = 12          # characters shown in the distribution
+BLOCK = "█"        # a bar's character ("#" in ASCII)
 BAR_WIDTH = 40
 PNG_SIZE = (8.0, 5.0)
 BLOCKED = ("blocked by exercise {exercise}: {reason} Run `attnkit check {exercise}`; "
@@ -107,6 +108,15 @@ def _tokens(ids, length: int, vocab: int) -> np.ndarray:
     return ids
 
 
+def can_print_bars(stream) -> bool:
+    """Whether ``stream``'s encoding can print :data:`BLOCK` (unknown encodings: no)."""
+    try:
+        BLOCK.encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def _shown(char: str) -> str:
     return "' '" if char == " " else char
 
@@ -118,9 +128,9 @@ def top(run: GptRun) -> list[tuple[str, float, bool]]:
 
 
 def gpt_text(run: GptRun, ascii_only: bool = False) -> str:
-    block = "#" if ascii_only else "█"
+    block = "#" if ascii_only else BLOCK
     lines = [f"prompt:  {run.prompt!r}", f"greedy:  {run.greedy!r}", f"sampled: {run.sampled!r} ({run.settings})", "",
-             f"the last sampled character, {_shown(run.vocabulary[run.chosen])}, was drawn from:"]
+             f"the last sampled character, {run.vocabulary[run.chosen]!r}, was drawn from:"]
     for char, p, drawn in top(run):
         lines.append(f"  {_shown(char):>3} {p:6.3f} {block * max(1, round(p * BAR_WIDTH)) if p else ''}"
                      f"{'  <- drawn' if drawn else ''}")
