@@ -154,7 +154,7 @@ def test_gpt_backward_matches_reference(impl, ref, rng):
     """gpt_backward returns lm_loss and the gradient of every parameter (one sequence with a token repeated, a
     batch, float32)"""
     params, small = model_params(rng), model_params(rng, n_layer=1)
-    for tokens, tree in ((np.array([4, 4, 4, 9, 4, 4, 9, 4]), params), (rng.integers(0, 11, (3, 6)), params),
+    for tokens, tree in ((np.array([4, 4, 4, 9, 4, 4, 9, 4]), params), (rng.integers(0, 11, (3, 6)), small),
                          (rng.integers(0, 11, (2, 8)), cast(small, np.float32))):
         expected = ref.training.gpt_backward(tokens, tree, HEAD)
         expect_backward(impl.training.gpt_backward(tokens, tree, HEAD), expected, call=backward_call(tokens, tree))
@@ -287,11 +287,11 @@ def expect_training(impl, ref, tokens, params, n_steps, lr):
 
 @check(points=5, task=6)
 def test_train(impl, ref, rng):
-    """train's losses (the loss before each step) and final params equal the reference's after 4 steps on a short text
-    (the loss falls); n_steps = 0 returns an equal copy and no losses; a negative n_steps raises ValueError"""
+    """train's losses (the loss before each step) and final params equal the reference's after 3 steps on a short
+    text; n_steps = 0 returns an equal copy and no losses; a negative n_steps raises ValueError"""
     vocabulary = sorted(set(TEXT))
     tokens = np.array([vocabulary.index(c) for c in TEXT])
-    expect_training(impl, ref, tokens, model_params(rng, V=len(vocabulary), n_layer=1, n_ctx=len(TEXT)), 4, 0.05)
+    expect_training(impl, ref, tokens, model_params(rng, V=len(vocabulary), n_layer=1, n_ctx=len(TEXT)), 3, 0.05)
     tokens, params = rng.integers(0, 11, 5), model_params(rng, n_layer=1)
     got, _ = expect_training(impl, ref, tokens, params, 0, 0.01)
     if np.asarray(got[1]).shape != (0,):
