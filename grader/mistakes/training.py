@@ -17,6 +17,16 @@ LN_CONSTANT_STATS = Mistake(
     patch=(("""    dx = rstd * (dxhat - dxhat.mean(axis=-1, keepdims=True)
                  - xhat * (dxhat * xhat).mean(axis=-1, keepdims=True))   # (..., d)""", "    dx = rstd * dxhat"),),
 )
+LN_PARAMS_SUMMED_OVER_FIRST_AXIS = Mistake(
+    id="training_layer_norm_grads_first_axis_only",
+    functions=("layer_norm_backward", *BACKWARD),
+    looks_like="dgamma and dbeta were summed over axis 0 only: right for (N, d) rows, but a batch of sequences "
+               "(B, T, d) leaves a (T, d) array instead of (d,)",
+    hint="gamma and beta are shared by every position of every sequence. Over which axes does their gradient "
+         "collect?",
+    patch=(("dbeta = dy.reshape(-1, d).sum(axis=0)", "dbeta = dy.sum(axis=0)"),
+           ("dgamma = (dy * xhat).reshape(-1, d).sum(axis=0)", "dgamma = (dy * xhat).sum(axis=0)")),
+)
 GELU_NO_INNER = Mistake(
     id="training_gelu_no_inner_derivative",
     functions=("gelu_backward", *BACKWARD),
