@@ -70,8 +70,16 @@ class Handle:
 
 
 def handles(args: tuple, kwargs: dict) -> list[Handle]:
-    """The handles among a call's arguments, in order."""
-    return [value for value in (*args, *kwargs.values()) if isinstance(value, Handle)]
+    """The handles among a call's arguments, in tuples, lists and dicts too (one KV cache per layer), in order."""
+    found: list[Handle] = []
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, Handle):
+            found.append(value)
+        elif isinstance(value, (tuple, list)):
+            found.extend(handles(tuple(value), {}))
+        elif isinstance(value, dict):
+            found.extend(handles((), value))
+    return found
 
 
 def moved_on(involved: list[Handle], key: str) -> None:

@@ -45,23 +45,16 @@ def check_forward(impl, ref, tokens, params, n_head):
 
 def check_decoding(impl, ref, tokens, params, n_head):
     """Step ``tokens`` through the student's gpt_decode_step from empty caches the sandbox lends (so that only this
-    exercise's code is judged): step t must return gpt_forward(tokens)[t], and every layer's cache must grow by
-    one position per step. A wrong step is compared again with the reference's own cached steps, so that it can
-    be diagnosed as a decode-step mistake. Returns the student's caches."""
+    exercise's code is judged) and the reference's side by side (so that a wrong step can be diagnosed as a
+    decode-step mistake): step t must return gpt_forward(tokens)[t], and every layer's cache must grow by one
+    position per step. Returns the student's caches."""
     n_layer = len(params["h"])
-    rows = ref.gpt.gpt_forward(np.array(tokens), params, n_head)      # (T, V): what every step must return
     mine = [impl.plain_cache() for _ in range(n_layer)]
+    theirs = [ref.kv_cache.KVCache() for _ in range(n_layer)]
     for t, token in enumerate(tokens):
+        expected = ref.gpt.gpt_decode_step(token, params, n_head, theirs)   # = gpt_forward(tokens)[t]
         call = f"{step_call(token, params, n_head, t, n_layer)} (step {t + 1})"
-        got = impl.gpt.gpt_decode_step(token, params, n_head, mine)
-        try:
-            expect_close(got, rows[t], call=call, what=f"(= gpt_forward row {t})")
-        except CheckFailed:
-            theirs = [ref.kv_cache.KVCache() for _ in range(n_layer)]
-            for earlier in tokens[: t + 1]:
-                expected = ref.gpt.gpt_decode_step(earlier, params, n_head, theirs)
-            expect_close(got, expected, call=call)
-            raise
+        expect_close(impl.gpt.gpt_decode_step(token, params, n_head, mine), expected, call=call)
     lengths = [len(cache) for cache in mine]
     if lengths != [len(tokens)] * n_layer:
         raise CheckFailed(f"the caches' lengths after {len(tokens)} decode steps were {lengths}; expected "
