@@ -73,8 +73,13 @@ attnkit show gpt                                          # greedy, then sampled
 attnkit show gpt --prompt "the " --temperature 1.2 --top-k 5 --seed 3
 ```
 
-A GPT written with the kit's reference functions continues "$prompt" greedily as "$sample". When yours
-prints the same words, your code wrote this.
+A GPT written with the kit's reference functions continues "$prompt" greedily as
+
+```
+$sample
+```
+
+When yours prints the same words, your code wrote this.
 """
 
 

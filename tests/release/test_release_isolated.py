@@ -93,7 +93,8 @@ def test_show_gpt_in_the_release(release, tmp_path):
     done = isolated(release, CLI, "show", "attention")
     assert done.returncode == 2 and done.stderr.strip() == "attnkit show: " + NOT_IN_RELEASE.format(picture="attention")
     readme = (release / "README.md").read_text()
-    assert readme.rstrip().endswith("When yours\nprints the same words, your code wrote this.")
+    assert readme.rstrip().endswith(f"{tiny_gpt.load().card['greedy_sample']}\n```\n\nWhen yours prints the same "
+                                    "words, your code wrote this.")
 
 
 def test_hint_quiz_and_the_verbs_that_are_not_there(release, tmp_path):
