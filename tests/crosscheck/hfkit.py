@@ -15,7 +15,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 import torch  # noqa: E402
 from transformers import GPT2Config, GPT2LMHeadModel  # noqa: E402
 
-from grader.tiny_gpt import tree_from_dotted  # noqa: E402
+from grader.tiny_gpt import dotted_from_tree, tree_from_dotted  # noqa: E402
 
 
 def hf_model(*, seed: int, n_layer: int = 2, n_embd: int = 16, n_head: int = 4, n_ctx: int = 12,
@@ -49,16 +49,9 @@ def hf_grads(model: GPT2LMHeadModel) -> dict:
     return params_from_state_dict({name: tensor.grad for name, tensor in model.named_parameters()})
 
 
-def tree_leaves(tree, path=""):
-    """(dotted path, array) for every leaf of a kit tree, in a fixed order."""
-    if isinstance(tree, dict):
-        for key in sorted(tree):
-            yield from tree_leaves(tree[key], f"{path}.{key}" if path else key)
-    elif isinstance(tree, list):
-        for index, value in enumerate(tree):
-            yield from tree_leaves(value, f"{path}.{index}")
-    else:
-        yield path, tree
+def tree_leaves(tree):
+    """(GPT-2's dotted name, array) for every leaf of a kit tree, in the tree's order (the one rule, reversed)."""
+    return dotted_from_tree(tree).items()
 
 
 def cast(tree, dtype):
