@@ -135,8 +135,9 @@ def test_sample_token_inverse_cdf(impl, ref, rng):
     """sample_token takes exactly one rng.random() and returns the first index whose cumulative probability
     exceeds it (= rng.choice(V, p=probs)), for several seeds and settings"""
     for seed, (temperature, top_k, top_p) in enumerate(SETTINGS[::2]):
-        logits = rng.standard_normal(12) * 2.0
-        expected = ref.sampling.sample_token(logits, np.random.default_rng(seed), temperature, top_k, top_p)
+        logits, settings = rng.standard_normal(12) * 2.0, (temperature, top_k, top_p)
+        expected = ref.sampling.sample_token(logits, np.random.default_rng(seed), *settings)
+        theirs = ref.sampling.sampling_probs(logits, *settings)   # asked always: the release replays only what it saw
         student_rng = impl.generator(seed)
         call = token_call(logits, seed, temperature, top_k, top_p)
         got = impl.sampling.sample_token(logits, student_rng, temperature, top_k, top_p)
@@ -144,8 +145,6 @@ def test_sample_token_inverse_cdf(impl, ref, rng):
         try:
             expect_token(got, expected, call=call)
         except CheckFailed as failure:   # a wrong token from a wrong distribution: say what is wrong with it
-            settings = (temperature, top_k, top_p)
-            theirs = ref.sampling.sampling_probs(logits, *settings)
             expect_close(impl.sampling.sampling_probs(logits, *settings), theirs,
                          call=f"{failure.message}; the distribution it draws from, {probs_call(logits, *settings)},")
             raise
