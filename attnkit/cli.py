@@ -21,7 +21,7 @@ VERBS = {
     "pack": "zip your exercises to hand in (what attnkit grade and Gradescope accept)",
     "quiz": "self-study quizzes with spaced repetition; validate and export banks",
     "demo": 'a short tour: the worked "India is great" example, then the grader',
-    "show": "pictures: attention heatmaps, positional encodings, ALiBi biases, sliding windows",
+    "show": "pictures: attention heatmaps, positional encodings, ALiBi biases, sliding windows, your GPT's text",
     "grade": "grade a folder of submissions (instructors)",
     "nbgrader": "export the course as nbgrader notebooks (instructors)",
     "gradescope": "build a Gradescope autograder zip (instructors)",

@@ -3,7 +3,8 @@
 Sections: class grading (``attnkit grade`` on synthetic classes, --jobs 1 and 2, three class
 sizes), side by side with ``nbgrader autograde`` (skipped with a line when nbgrader is not
 installed), isolation overhead (in-process floor vs sandbox), student latency (``attnkit
-check`` from process start), tiled attention (time and memory against plain attention) and, with
+check`` from process start), tiled attention (time and memory against plain attention), cached against
+uncached generation (the KV cache at d = 256, 150 new tokens) and, with
 ``--versus REV``, the same class graded by an earlier revision of the kit (:mod:`benchmarks.versus`).
 Ratios are measured side by side in the same run; nothing here is asserted by the tests.
 """
@@ -23,10 +24,10 @@ from grader.sandbox.affinity import SINGLE_THREADED  # noqa: E402  (no numpy beh
 for _name, _value in SINGLE_THREADED.items():
     os.environ.setdefault(_name, _value)  # as ``attnkit`` itself runs (before numpy loads)
 
-from . import class_grading, isolation, nbgrader_side_by_side, student_latency, tiled, versus  # noqa: E402
+from . import class_grading, generation, isolation, nbgrader_side_by_side, student_latency, tiled, versus  # noqa: E402
 from .report import render  # noqa: E402
 
-SECTIONS = ("grading", "nbgrader", "isolation", "latency", "tiled", "versus")
+SECTIONS = ("grading", "nbgrader", "isolation", "latency", "tiled", "generation", "versus")
 
 
 def machine() -> dict:
@@ -60,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         results["latency"] = student_latency.run(2 if args.quick else 5)
     if "tiled" in chosen:
         results["tiled"] = tiled.run((512, 1024) if args.quick else (1024, 2048, 4096), repeats=1 if args.quick else 3)
+    if "generation" in chosen:
+        results["generation"] = generation.run(n_new=40 if args.quick else 150, repeats=1 if args.quick else 2)
     if "versus" in chosen and args.versus:
         results["versus"] = versus.run(args.versus, 20 if args.quick else 60, 1 if args.quick else 3)
     print(render(results))

@@ -82,6 +82,13 @@ def render(results: dict) -> str:
                               for r in t["rows"]]))
         console.print(f"largest n in 1 GiB: plain {t['fits_in_1gib']['plain']:,}, tiled {t['fits_in_1gib']['tiled']:,} "
                       f"({t['note']})")
+    if "generation" in results:
+        g = results["generation"]
+        console.print(_table(f"Cached vs uncached generate (reference, d = {g['d']}, {g['n_layer']} layers, "
+                             f"{g['prompt']}-token prompt, {g['n_new']} new tokens)",
+                             ["decoding", "cached ms", "uncached ms", "uncached/cached", "same tokens"],
+                             [[r["mode"], f"{r['cached_ms']:.0f}", f"{r['uncached_ms']:.0f}", f"x{r['speedup']:.1f}",
+                               "yes" if r["identical"] else "NO"] for r in g["rows"]]))
     if "versus" in results:
         console.print(_versus(results["versus"]))
     return console.file.getvalue()

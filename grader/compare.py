@@ -71,6 +71,9 @@ def describe(value: Any) -> str:
         return f"array of shape {value.shape} {value.dtype}"
     if isinstance(value, (list, tuple)):
         return f"{type(value).__name__} of {len(value)} items"
+    if isinstance(value, dict):
+        keys = ", ".join(repr(key) for key in list(value)[:8])
+        return f"dict with keys {keys}" + (", ..." if len(value) > 8 else "")
     if value is None:
         return "None"
     if isinstance(value, np.generic):
@@ -78,10 +81,25 @@ def describe(value: Any) -> str:
     return type(value).__name__
 
 
+def shapes(value: Any, depth: int = 0) -> str:
+    """A value with its arrays shown by shape (and dtype unless float64): ``{'weight': (4, 8), 'bias': (8,)}``."""
+    if isinstance(value, np.ndarray):
+        return str(value.shape) + ("" if value.dtype == np.float64 else f" {value.dtype}")
+    if depth < 4 and isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {shapes(item, depth + 1)}" for key, item in value.items()) + "}"
+    if depth < 4 and isinstance(value, list) and len(value) <= 8:
+        return "[" + ", ".join(shapes(item, depth + 1) for item in value) + "]"
+    return repr(value) if depth < 4 and not isinstance(value, (list, tuple, dict)) else describe(value)
+
+
 def arg(name: str, value: Any) -> str:
-    """How an argument appears in a restated call: arrays by shape and dtype, the rest by repr."""
+    """How an argument appears in a restated call: arrays by shape and dtype, dicts (parameters) by their arrays'
+    shapes when that is short, the rest by repr."""
     if isinstance(value, np.ndarray):
         return f"{name} of shape {value.shape}" + ("" if value.dtype == np.float64 else f" {value.dtype}")
+    if isinstance(value, dict):
+        text = shapes(value)
+        return f"{name}={text}" if len(text) <= 160 else f"{name} ({describe(value)})"
     return f"{name}={value!r}"
 
 
@@ -99,6 +117,8 @@ def restate(function: str, args: tuple, kwargs: dict) -> str:
         if isinstance(value, np.ndarray):
             return arg("array", value)
         if isinstance(value, (list, tuple)) and len(value) > 8:
+            return describe(value)
+        if isinstance(value, dict):        # a parameter tree: never the repr of every array in it
             return describe(value)
         text = repr(value)
         return text if len(text) <= 40 else describe(value)

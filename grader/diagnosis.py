@@ -4,7 +4,7 @@ The executor makes one :class:`Session` per check run and hands its ``ref`` to t
 ``ref`` is the reference (real, recording or replaying) with every call written down: the
 function, its arguments and what came back. When a comparison fails, the expected value (or the
 ``origin`` a check passed for a printed value) is found among those results by identity (they are
-read-only arrays, or parts of a returned tuple), which gives the reference call that produced it.
+read-only arrays, or parts of a returned tuple, list or dict), which gives the reference call that produced it.
 Every mistake registered for that function (``grader.mistakes``) is then tried on the same call:
 
 * a ``patch`` mistake re-runs the call on its *mistaken reference*, the exercise's solution module
@@ -59,8 +59,7 @@ class Call:
 
     @property
     def stateful(self) -> bool:
-        return self.created or self.target is not None or any(
-            isinstance(a, RefObject) for a in (*self.args, *self.kwargs.values()))
+        return self.created or self.target is not None or _holds_object((self.args, self.kwargs))
 
 
 class RefObject:
@@ -139,12 +138,15 @@ class Session:
         return result
 
     def _trace(self, value: Any, call: Call, path: tuple) -> None:
-        if isinstance(value, np.ndarray):
+        if isinstance(value, (np.ndarray, np.generic)):   # a numpy scalar: a loss
             self.origins[id(value)] = (call, path)
-        elif isinstance(value, tuple):
+        elif isinstance(value, (tuple, list)):
             self.origins[id(value)] = (call, path)
             for index, item in enumerate(value):
                 self._trace(item, call, (*path, index))
+        elif isinstance(value, dict):      # a tree of arrays (a model's parameters or gradients)
+            for key, item in value.items():
+                self._trace(item, call, (*path, key))
 
     # -- diagnosis ----------------------------------------------------------------------
     def origin_of(self, value: Any) -> tuple[Call, tuple] | None:
@@ -284,9 +286,8 @@ class Session:
         for earlier in self.calls[: call.index + 1]:
             if not earlier.stateful:
                 continue
-            mapped = lambda value: objects[value._call.index] if isinstance(value, RefObject) else value  # noqa: E731
-            args = tuple(mapped(a) for a in earlier.args)
-            kwargs = {k: mapped(v) for k, v in earlier.kwargs.items()}
+            args = _mapped(earlier.args, objects)
+            kwargs = _mapped(earlier.kwargs, objects)
             if earlier.target is not None:
                 result = getattr(objects[earlier.target._call.index], earlier.function)(*args, **kwargs)
             else:
@@ -306,11 +307,33 @@ def _invoke(namespace: dict, call: Call, args: tuple, kwargs: dict) -> Any:
     return getattr(namespace[call.module], call.function)(*args, **kwargs)
 
 
+def _holds_object(value: Any) -> bool:
+    """True when ``value`` is, or holds in its tuples, lists and dicts, an object the reference returned (a list of
+    ``KVCache``s, one per layer, makes a call stateful)."""
+    if isinstance(value, RefObject):
+        return True
+    if isinstance(value, (tuple, list)):
+        return any(_holds_object(v) for v in value)
+    return isinstance(value, dict) and any(_holds_object(v) for v in value.values())
+
+
+def _mapped(value: Any, objects: dict) -> Any:
+    """``value`` with every object the reference returned replaced by the mistaken reference's own (``objects``:
+    index of the creating call -> object), in tuples, lists and dicts too."""
+    if isinstance(value, RefObject):
+        return objects[value._call.index]
+    if isinstance(value, (tuple, list)):
+        return type(value)(_mapped(v, objects) for v in value)
+    if isinstance(value, dict):
+        return {k: _mapped(v, objects) for k, v in value.items()}
+    return value
+
+
 def _real(value: Any) -> Any:
     if isinstance(value, RefObject):
         return value._real
-    if isinstance(value, tuple):
-        return tuple(_real(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_real(v) for v in value)
     if isinstance(value, dict):
         return {k: _real(v) for k, v in value.items()}
     return value

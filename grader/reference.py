@@ -44,6 +44,12 @@ def _feed(digest, value: Any) -> None:
         for item in value:
             _feed(digest, item)
         digest.update(b")")
+    elif type(value) is dict and all(type(key) is str for key in value):
+        digest.update(f"dict{len(value)}(".encode())
+        for key, item in value.items():
+            _feed(digest, key)
+            _feed(digest, item)
+        digest.update(b")")
     else:
         raise _Uncacheable
 
@@ -53,6 +59,8 @@ def _arrays(value: Any) -> list[np.ndarray]:
         return [value]
     if isinstance(value, (tuple, list)):
         return [array for item in value for array in _arrays(item)]
+    if isinstance(value, dict):
+        return [array for item in value.values() for array in _arrays(item)]
     return []
 
 

@@ -24,6 +24,7 @@ from .reference import reference as reference_solutions
 from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
 from .sandbox import errors
 from .sandbox.proxy import Implementation
+from .sandbox.runtime import LENT_CLASSES
 
 FIXTURES = ("impl", "ref", "rng")
 NOT_IMPLEMENTED_MESSAGE = "not implemented yet"
@@ -177,8 +178,9 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
 @lru_cache(maxsize=None)
 def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     """What ``attnkit grade`` answers with the reference in ``exercise``'s child: the public functions
-    of every other exercise's reference module (classes such as ``KVCache`` stay the student's), except
-    the ``trusted`` modules (the student's own ran: they passed every check of their exercise)."""
+    of every other exercise's reference module, and its classes the sandbox lends (``KVCache``:
+    ``runtime.LENT_CLASSES``; other classes stay the student's), except the ``trusted`` modules (the
+    student's own ran: they passed every check of their exercise)."""
     from .sandbox.child import Siblings
 
     own = curriculum.get(exercise).module
@@ -186,14 +188,17 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     for other in curriculum.exercises():
         if other.module == own or other.module in functions or other.module in trusted:
             continue
-        functions[other.module] = _public_functions(other.module)
+        functions[other.module] = _public_functions(other.module, lent=True)
     return Siblings(functions, _answer_with_reference, _public_functions(own))
 
 
-def _public_functions(module_name: str) -> tuple[str, ...]:
+def _public_functions(module_name: str, lent: bool = False) -> tuple[str, ...]:
+    """The public functions of a reference module; with ``lent``, also the classes the sandbox lends in their
+    place (``runtime.LENT_CLASSES``)."""
     module = importlib.import_module(f"solutions.{module_name}")
     return tuple(name for name, value in vars(module).items()
-                 if inspect.isfunction(value) and value.__module__ == module.__name__ and not name.startswith("_"))
+                 if (inspect.isfunction(value) or lent and inspect.isclass(value) and name in LENT_CLASSES)
+                 and value.__module__ == module.__name__ and not name.startswith("_"))
 
 
 def _answer_with_reference(module: str, name: str, args: tuple, kwargs: dict) -> Any:

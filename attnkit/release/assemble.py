@@ -27,7 +27,10 @@ from .replay import Replay
 from .sources import BuildFailed, Sources
 from .verify import verify
 
-SHIPPED_VERBS = ("check", "hint", "pack", "quiz", "watch")   # the students' verbs (shipped when the project has them)
+SHIPPED_VERBS = ("check", "hint", "pack", "quiz", "show", "watch")  # the students' verbs (when the project has them)
+# a verb shipped in part: of ``attnkit show`` only the gpt view (the student's own model writing text); the other
+# pictures compute with the reference solutions, which a release never holds
+SHIPPED_PARTS = {"show": ("__init__.py", "errors.py", "gpt.py", "render.py", "tokens.py")}
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 
 REPLAY_SOURCES = tuple(Path(__file__).with_name(name) for name in ("replay.py", "recording.py"))
@@ -104,7 +107,7 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
     for path in sorted(sources.grader.iterdir()):
         if path == curriculum.PATH and chosen != curriculum.ids():
             (target / path.name).write_text(curriculum.subset_text(chosen), encoding="utf-8")
-        elif path.is_file() and path.suffix in (".yaml", ".json"):
+        elif path.is_file() and path.suffix in (".yaml", ".json", ".npz"):   # .npz: the shipped tiny GPT-2
             shutil.copyfile(path, target / path.name)
         elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:
             if not leaks.solution_imports(path.read_text(encoding="utf-8")):
@@ -165,7 +168,11 @@ def write_attnkit(target: Path, sources: Sources) -> None:
     for module in sorted(sources.attnkit.glob("*.py")):  # cli.py, atomic.py...: shared by the student verbs
         shutil.copyfile(module, target / module.name)
     for verb in SHIPPED_VERBS:
-        if (sources.attnkit / verb).is_dir():
+        if verb in SHIPPED_PARTS and (sources.attnkit / verb).is_dir():
+            (target / verb).mkdir()
+            for name in SHIPPED_PARTS[verb]:
+                shutil.copyfile(sources.attnkit / verb / name, target / verb / name)
+        elif (sources.attnkit / verb).is_dir():
             copy_tree(sources.attnkit / verb, target / verb)
 
 

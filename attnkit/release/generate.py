@@ -51,7 +51,7 @@ attnkit = "grader.pytest_plugin"
 include = ["attnkit*", "grader*", "quizzes*"]
 
 [tool.setuptools.package-data]
-grader = ["*.yaml", "*.json", "recorded/*.json", "recorded/*.bin"]
+grader = ["*.yaml", "*.json", "*.npz", "recorded/*.json", "recorded/*.bin"]
 quizzes = ["*.yaml", "*.json"]
 '''
 
@@ -59,6 +59,38 @@ quizzes = ["*.yaml", "*.json"]
 def pyproject(version: str, requires_python: str, dependencies: list[str]) -> str:
     listed = "\n".join(f"    {d!r}," for d in dependencies).replace("'", '"')
     return Template(PYPROJECT).substitute(version=version, requires_python=requires_python, dependencies=listed)
+
+
+GPT_SECTION = """
+## Your code wrote this
+
+Once your exercises pass their checks up to `sampling`, your own `generate` (with your model, your KV
+cache and your sampling) can write text with a tiny character-level GPT-2 trained on this kit's own
+explanations:
+
+```bash
+attnkit show gpt                                          # greedy, then sampled; the last step's distribution
+attnkit show gpt --prompt "the " --temperature 1.2 --top-k 5 --seed 3
+```
+
+A GPT written with the kit's reference functions continues "$prompt" greedily as
+
+```
+$sample
+```
+
+When yours prints the same words, your code wrote this.
+"""
+
+
+def gpt_section(verbs: tuple[str, ...], exercise_ids: set[str]) -> str:
+    """The README's last section when the release lets the student run ``attnkit show gpt``."""
+    if "show" not in verbs or "sampling" not in exercise_ids:
+        return ""
+    from grader import tiny_gpt
+
+    card = tiny_gpt.load().card
+    return Template(GPT_SECTION).substitute(prompt=card["prompt"], sample=card["greedy_sample"])
 
 
 def readme(exercises: list[tuple[str, str, float, int]], hidden_checks: int, hidden_points: float,
@@ -73,7 +105,8 @@ def readme(exercises: list[tuple[str, str, float, int]], hidden_checks: int, hid
     from grader.mistakes import all_mistakes
 
     example = all_mistakes()[EXAMPLE_MISTAKE]
-    return Template(README_TEMPLATE.read_text(encoding="utf-8")).substitute(
+    text = Template(README_TEMPLATE.read_text(encoding="utf-8")).substitute(
         looks_like=example.looks_like, hint=example.hint, table=table, public_checks=sum(e[3] for e in exercises),
         public_points=f"{sum(e[2] for e in exercises):g}", graded=graded, watch=watch,
         attention_points=f"{attention[0]:g}", attention_checks=attention[1])
+    return text + gpt_section(verbs, {e[0] for e in exercises})

@@ -101,6 +101,17 @@ class RecordedObject(Handle):
                                                             (self, *args), kwargs)
 
 
+def unwrapped(value: Any) -> Any:
+    """``value`` with every recorded object replaced by the real one (in tuples, lists and dicts too)."""
+    if isinstance(value, RecordedObject):
+        return value._real
+    if type(value) in (tuple, list):
+        return type(value)(unwrapped(item) for item in value)
+    if type(value) is dict:
+        return {key: unwrapped(item) for key, item in value.items()}
+    return value
+
+
 class RecordingReference:
     """``ref`` for recording: calls the reference solutions and records each result and each mistake's."""
 
@@ -126,8 +137,8 @@ class RecordingReference:
         """``target`` (a reference function, or a bound method when ``function`` is ``Class.method``) recorded."""
         recorder = self._recorder
         key, tree, inputs = recorder.key("ref", module, function, args, kwargs)
-        real = [value._real if isinstance(value, RecordedObject) else value for value in args]
-        keywords = {k: v._real if isinstance(v, RecordedObject) else v for k, v in kwargs.items()}
+        real = [unwrapped(value) for value in args]
+        keywords = {k: unwrapped(v) for k, v in kwargs.items()}
         result = target(*(real[1:] if "." in function else real), **keywords)
         moved_on(handles(args, kwargs), key)
         if isinstance(result, PLAIN):

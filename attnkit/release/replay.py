@@ -64,8 +64,16 @@ class Handle:
 
 
 def handles(args: tuple, kwargs: dict) -> list[Handle]:
-    """The handles among a call's arguments, in order."""
-    return [value for value in (*args, *kwargs.values()) if isinstance(value, Handle)]
+    """The handles among a call's arguments, in tuples, lists and dicts too (one KV cache per layer), in order."""
+    found: list[Handle] = []
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, Handle):
+            found.append(value)
+        elif isinstance(value, (tuple, list)):
+            found.extend(handles(tuple(value), {}))
+        elif isinstance(value, dict):
+            found.extend(handles((), value))
+    return found
 
 
 def moved_on(involved: list[Handle], key: str) -> None:
@@ -113,6 +121,8 @@ def canonical(value: Any, arrays: dict | None = None) -> dict:
         return {"t": type(value).__name__, "items": [canonical(v, arrays) for v in value]}
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
         return {"t": "dict", "items": [[k, canonical(value[k], arrays)] for k in sorted(value)]}
+    if isinstance(value, np.random.Generator):  # a seeded rng a sampling check hands the reference: by its state
+        return {"t": "generator", "state": canonical(value.bit_generator.state, arrays)}
     raise Unkeyable(f"a {type(value).__name__} cannot be recorded")
 
 

@@ -46,6 +46,8 @@ def nudge(value: Any) -> Any:
         return tuple(nudge(v) for v in value)
     if isinstance(value, list):
         return [nudge(v) for v in value]
+    if isinstance(value, dict):
+        return {k: nudge(v) for k, v in value.items()}
     return value
 
 

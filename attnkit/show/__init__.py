@@ -9,6 +9,7 @@ stderr, exit status 2.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from .errors import (
     EMPTY_TEXT,
     HEADS_DO_NOT_DIVIDE,
     NO_MATPLOTLIB,
+    NOT_IN_RELEASE,
     PLOTS_ADVICE,
     TOO_LARGE,
     TOO_MANY_TOKENS,
@@ -37,7 +39,9 @@ USAGE = """attnkit show attention [--text TEXT] [--heads H] [--d-model D] [--see
        attnkit show positional [--seq-len N] [--d-model D] [--dims D ...] [--no-curves]
                                [-o FILE.png] [--terminal] [--ascii]
        attnkit show alibi [--heads H] [--seq-len N] [-o FILE.png] [--terminal] [--ascii]
-       attnkit show window [--seq-len N] [--window W] [-o FILE.png] [--terminal] [--ascii]"""
+       attnkit show window [--seq-len N] [--window W] [-o FILE.png] [--terminal] [--ascii]
+       attnkit show gpt [--prompt TEXT] [--n-new N] [--temperature T] [--top-k K] [--top-p P] [--seed S]
+                        [--impl DIR] [-o FILE.png] [--terminal] [--ascii]"""
 
 
 _positive = whole_number(1)
@@ -101,6 +105,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keys a causal query sees, itself included (default 4)")
     _output_options(window)
     raise_usage_errors(window, USAGE)
+    gpt = verbs.add_parser("gpt", prog="attnkit show gpt", help="text your own generate writes with a tiny GPT-2",
+                           description="Your generate (with your model, cache and sampling, run in the sandbox) "
+                           "continues the prompt with the tiny character-level GPT-2 the kit ships: greedy, then "
+                           "sampled with the temperature, top-k and top-p given; then the distribution the last "
+                           "sampled character was drawn from (your gpt_forward and sampling_probs).")
+    gpt.add_argument("--prompt", default="attention ", help="the start of the text (default: 'attention ')")
+    gpt.add_argument("--n-new", type=_positive, metavar="N", help="characters to write (default: up to the context)")
+    gpt.add_argument("--temperature", type=float, default=0.8, metavar="T", help="sampling temperature (default 0.8)")
+    gpt.add_argument("--top-k", type=_positive, metavar="K", help="keep the K most likely characters (default: all)")
+    gpt.add_argument("--top-p", type=float, default=0.95, metavar="P", help="nucleus mass (default 0.95)")
+    gpt.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the sampled text (default 0)")
+    gpt.add_argument("--impl", type=Path, default=Path("exercises"), metavar="DIR",
+                     help="the folder with your modules (default: exercises)")
+    _output_options(gpt)
+    raise_usage_errors(gpt, USAGE)
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
@@ -118,11 +137,33 @@ def run(args, *, stdout=None, stderr=None) -> int:
         args.show_help(stdout)
         return 0
     try:
-        pictures = {"attention": _attention, "positional": _positional, "alibi": _alibi, "window": _window}
+        pictures = {"attention": _attention, "positional": _positional, "alibi": _alibi, "window": _window,
+                    "gpt": _gpt}
+        if args.picture != "gpt" and importlib.util.find_spec("attnkit.show.model") is None:
+            raise ShowError(NOT_IN_RELEASE.format(picture=args.picture))
         return pictures[args.picture](args, stdout)
     except ShowError as error:
         print(f"attnkit show: {error}", file=stderr)
         return 2
+
+
+def _gpt(args, stdout) -> int:
+    from . import gpt
+
+    if not args.impl.is_dir():
+        raise ShowError(f"--impl {args.impl}: no such folder; give the folder with your modules.")
+    if not (args.temperature >= 0 and args.temperature < float("inf")):
+        raise ShowError(f"--temperature {args.temperature:g}: use a finite number >= 0 (0 is greedy).")
+    if args.top_p is not None and not 0 < args.top_p <= 1:
+        raise ShowError(f"--top-p {args.top_p:g}: use a mass in (0, 1].")
+    output = _output(args.output)
+    try:
+        run = gpt.write_text(args.impl, args.prompt, args.n_new, args.temperature, args.top_k, args.top_p, args.seed)
+    except gpt.Blocked as blocked:
+        print(f"attnkit show gpt: {blocked}", file=stdout)
+        return 1
+    return _draw(args, stdout, output, lambda: gpt.gpt_figure(run), lambda ascii_only: gpt.gpt_text(run, ascii_only),
+                 ascii_only=args.ascii or not gpt.can_print_bars(stdout))
 
 
 def _ascii(args, stdout) -> bool:
@@ -186,15 +227,16 @@ def _window(args, stdout) -> int:
                  lambda ascii_only: terminal.window_text(example, ascii_only))
 
 
-def _draw(args, stdout, output: Path | None, figure, text) -> int:
-    """Write ``figure()`` to ``output`` when -o was given; print ``text(ascii_only)`` without -o or with --terminal."""
+def _draw(args, stdout, output: Path | None, figure, text, ascii_only: bool | None = None) -> int:
+    """Write ``figure()`` to ``output`` when -o was given; print ``text(ascii_only)`` without -o or with --terminal
+    (``ascii_only`` decided by the picture itself when given)."""
     if output is not None:
         from . import render
 
         render.save_png(figure(), output)
         print(f"wrote {output}", file=stdout)
     if output is None or args.terminal:
-        stdout.write(text(_ascii(args, stdout)))
+        stdout.write(text(_ascii(args, stdout) if ascii_only is None else ascii_only))
     return 0
 
 

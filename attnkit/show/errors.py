@@ -11,6 +11,8 @@ class ShowError(UsageError):
 PLOTS_ADVICE = "pip install -e '.[plots]' in your attnkit folder, or pip install matplotlib"  # README's words
 NO_MATPLOTLIB = (f"drawing a PNG needs matplotlib, which is not installed: {PLOTS_ADVICE}. Without it, leave out "
                  "-o to see the picture as text in the terminal.")
+NOT_IN_RELEASE = ("attnkit show {picture} computes its picture with the reference solutions, which the student release "
+                  "does not include; here `attnkit show gpt` shows the text your own GPT writes.")
 NO_SOLUTIONS = ("attnkit show computes the pictures with the reference solutions (the `solutions` package), "
                 "which this installation does not include. Run it from a clone of the attnkit repository.")
 EMPTY_TEXT = ("--text {text!r} has no words to attend over. Give a sentence, e.g. "

@@ -24,6 +24,7 @@ import numpy as np
 from . import errors, standin, wire
 from .launch import Launched, launch
 from .proxy import Implementation, called, sibling_note, student_error
+from .runtime import LENT_CLASSES
 from .workspace import Workspace
 
 DEFAULT_TIMEOUT = 10.0
@@ -209,6 +210,8 @@ class Siblings:
 def _has_handle(value: Any) -> bool:
     if isinstance(value, wire.Handle):
         return True
+    if isinstance(value, dict):
+        return any(_has_handle(item) for item in value.values())
     return isinstance(value, (tuple, list)) and any(_has_handle(item) for item in value)
 
 
@@ -311,16 +314,18 @@ class ChildTransport:
         target = frame.get("callback")
         module, name = (target.get("module"), target.get("name")) if isinstance(target, dict) else (None, None)
         own = module == self.module and name in (self.siblings.own if self.siblings else ())
-        if self.siblings is None or not isinstance(module, str) or not (
-                own or name in self.siblings.functions.get(module, ())):
+        if self.siblings is None or not isinstance(module, str) or name in LENT_CLASSES or not (
+                own or name in self.siblings.functions.get(module, ())):  # a lent class is never called back for
             raise CallbackRefused(f"it asked the grader for {str(module)[:64]}.{str(name)[:64]}, "
                                   "which is not another function of the kit")
+        caches: list = []   # the lent KV caches among the arguments, crossed by value (standin.mark_caches)
         try:
             args = wire.decode(frame.get("args"), values)
             kwargs = wire.decode(frame.get("kwargs"), values)
             if not isinstance(args, tuple) or not isinstance(kwargs, list) or _has_handle((args, kwargs)) or not all(
                     isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) for item in kwargs):
                 raise wire.WireError("malformed arguments")
+            args, kwargs = standin.unmark_caches((args, kwargs), caches)
         except wire.WireError as failure:
             raise CallbackRefused(f"a malformed call of {module}.{name} ({failure})") from None
         if standin.too_large(args, dict(kwargs)):  # an honest stand-in runs such a call itself
@@ -331,7 +336,7 @@ class ChildTransport:
         try:
             with np.errstate(all="ignore"):
                 result = self.siblings.answer(module, name, args, dict(kwargs))
-            reply = {"ok": True, "value": wire.encode(result, out)}
+            reply = {"ok": True, "value": wire.encode(result, out), "caches": wire.encode(standin.grown(caches), out)}
         except Exception as error:  # the student's arguments made the reference raise: raised in their code
             out = []
             reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error)[:ERROR_TEXT]}}

@@ -1,8 +1,8 @@
 """The trusted side's view of a student implementation: ``impl.softmax.softmax(x)``.
 
-A :class:`Transport` carries requests (import, call, getattr, len, measure, touch_last_args) to the student's
-side and brings back decoded plain values; :class:`Implementation` turns attribute access and
-calls into requests. Both transports, the sandboxed child and the in-process one for
+A :class:`Transport` carries requests (import, call, getattr, len, measure, touch_last_args, plain_cache,
+generator) to the student's side and brings back decoded plain values; :class:`Implementation` turns attribute
+access and calls into requests. Both transports, the sandboxed child and the in-process one for
 trusted code, map the student's failures to :mod:`grader.sandbox.errors`.
 """
 from __future__ import annotations
@@ -118,6 +118,8 @@ def wrap(transport: Transport, value: Any, label: str) -> Any:
         return tuple(wrap(transport, v, label) for v in value)
     if isinstance(value, list):
         return [wrap(transport, v, label) for v in value]
+    if isinstance(value, dict):
+        return {k: wrap(transport, v, label) for k, v in value.items()}
     return value
 
 
@@ -129,6 +131,8 @@ def unwrap(value: Any) -> Any:
         return tuple(unwrap(v) for v in value)
     if isinstance(value, list):
         return [unwrap(v) for v in value]
+    if isinstance(value, dict):
+        return {k: unwrap(v) for k, v in value.items()}
     return value
 
 
@@ -202,6 +206,18 @@ class Implementation:
         """On the student's side, add 1 in place to every float array the last call received (so a
         check can see whether the student's objects kept references to them)."""
         self._transport.request("touch_last_args", {}, call="changing the arrays passed to the last call")
+
+    def plain_cache(self) -> RemoteObject:
+        """A new, empty KV cache in the student's process written by the sandbox (``runtime.PlainCache``): a
+        decode step's checks pass it instead of the student's own ``KVCache``."""
+        return wrap(self._transport, self._transport.request("plain_cache", {}, call="PlainCache()"), "PlainCache")
+
+    def generator(self, seed: int) -> RemoteObject:
+        """``numpy.random.default_rng(seed)`` made in the student's process: the ``rng`` a sampling check passes
+        (a Generator cannot cross the wire). The check reads how far the student's code advanced it by drawing
+        the next number, ``rng.random()``, and comparing it with its own generator's."""
+        return wrap(self._transport, self._transport.request("generator", {}, (int(seed),), call="default_rng()"),
+                    "rng")
 
     def import_module(self, module: str) -> None:
         """Import a module of the submission now (raises StudentImportFailed on failure)."""

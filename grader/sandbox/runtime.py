@@ -74,7 +74,8 @@ COPIED_BYTES = 64 << 10    # arrays up to this size are compared by a copy of th
 
 
 def argument_arrays(args: tuple, kwargs: dict) -> list:
-    """[(label, array)] of every ndarray argument, nested in tuples and lists too: ``0``, ``mask``, ``1[0]``.
+    """[(label, array)] of every ndarray argument, nested in tuples, lists and dicts too: ``0``, ``mask``,
+    ``1[0]``, ``1['c_fc']['weight']``.
 
     Bounded: at most :data:`WATCHED_ARRAYS` arrays, the first :data:`SNAPSHOT_BYTES` of them."""
     found: list = []
@@ -90,6 +91,9 @@ def argument_arrays(args: tuple, kwargs: dict) -> list:
         elif type(value) in (tuple, list):
             for index, item in enumerate(value[:WATCHED_ARRAYS]):
                 visit(item, f"{label}[{index}]", depth + 1)
+        elif type(value) is dict:
+            for key, item in list(value.items())[:WATCHED_ARRAYS]:
+                visit(item, f"{label}[{key!r}]", depth + 1)
 
     for index, value in enumerate(args):
         visit(value, str(index), 0)
@@ -108,6 +112,37 @@ def snapshot(array) -> tuple | None:
         return array.dtype.str, array.shape, hashlib.blake2b(data.view(np.uint8).reshape(-1)).digest()
     except (MemoryError, ValueError):
         return None
+
+
+class PlainCache:
+    """The kit's KV-cache interface (``append(k, v)``, ``keys (t, d_k)``, ``values (t, d_v)``, ``len``) written by
+    the sandbox, not the student: checks of a decode step pass it (``impl.plain_cache()``), so that a broken
+    ``KVCache`` of the student's costs points in the cache exercise only. It keeps copies of what it is given."""
+
+    def __init__(self):
+        self._keys: list = []
+        self._values: list = []
+
+    def append(self, k, v):
+        self._keys.append(np.array(k))
+        self._values.append(np.array(v))
+
+    @property
+    def keys(self):
+        return np.stack(self._keys) if self._keys else np.empty((0, 0))
+
+    @property
+    def values(self):
+        return np.stack(self._values) if self._values else np.empty((0, 0))
+
+    def __len__(self):
+        return len(self._keys)
+
+
+# Under ``attnkit grade``, the classes of other exercises the sandbox lends instead of the student's, by name
+# (``runner.reference_siblings`` names those a reference module defines; ``standin.install`` puts them in place):
+# code that builds KV caches gets this cache, not a KVCache whose bugs belong to the exercise that wrote it
+LENT_CLASSES = {"KVCache": PlainCache}
 
 
 class Unresolved(LookupError):
@@ -163,6 +198,8 @@ class Responder:
             return tuple(self.unwrap(v) for v in value)
         if isinstance(value, list):
             return [self.unwrap(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.unwrap(v) for k, v in value.items()}
         return value
 
     # -- requests ----------------------------------------------------------------
@@ -174,6 +211,11 @@ class Responder:
             return None
         if op == "touch_last_args":
             return self.touch_last_arrays()
+        if op == "plain_cache":
+            return PlainCache()
+        if op == "generator":  # a seeded numpy Generator made here: the rng a sampling check passes
+            seed = args[0] if len(args) == 1 and type(args[0]) is int and 0 <= args[0] < 2**63 else 0
+            return np.random.default_rng(seed)
         subject = self.resolve(target)
         if op == "getattr":
             return getattr(subject, name)

@@ -6,9 +6,13 @@ public function names of each sibling's reference module; :func:`install` puts a
 module under every name the student's code may import it by (``softmax``, ``submission.softmax``).
 A stand-in function sends a ``callback`` frame on the child's socket and blocks for the answer,
 which the trusted side computes with the reference (``grader.sandbox.child``). No reference code
-ever enters the child. Anything else of a sibling (a class such as ``KVCache``, a constant) comes
-from the student's own module, loaded under another name on first use, and so does a call too large
-for the trusted side to compute (:data:`WORK_LIMIT`).
+ever enters the child. A sibling's class the sandbox lends (``KVCache`` is the sandbox's ``PlainCache``:
+``runtime.LENT_CLASSES``) comes from the sandbox, so that a broken class of an earlier exercise costs
+nothing in a later one; its objects cross a stand-in call by value (their keys and values),
+and what the reference appends to them is appended here (:func:`mark_caches`, :func:`unmark_caches`).
+Anything else of a sibling (a constant, an object the wire cannot carry) comes from the student's own
+module, loaded under another name on first use, and so does a call too large for the trusted side to
+compute (:data:`WORK_LIMIT`).
 
 Self-contained: the standard library, numpy and :mod:`wire` (loaded by path in the zygote).
 """
@@ -25,33 +29,39 @@ import numpy as np
 
 try:  # inside the grader package
     from . import wire
+    from .runtime import PlainCache
 except ImportError:  # loaded by path in the zygote
     import attnkit_sandbox_wire as wire  # type: ignore[no-redef]
+    from attnkit_sandbox_runtime import PlainCache  # type: ignore[no-redef]
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 MAX_MODULES, MAX_FUNCTIONS = 64, 256   # bounds on what a spawn request may ask to stand in for
 # A call the reference answers on the trusted side must stay small. Its work is estimated from its arguments
 # (:func:`work`); past WORK_LIMIT the student's own function runs instead (the checks' sibling calls stay under
-# 10**5, a student's tiled attention calling its softmax on (2048, 16) blocks does not), and the trusted side
-# refuses any callback past it.
-WORK_LIMIT = 1 << 22
+# 10**5 but for the shipped tiny GPT-2's blocks, about 1.3 * 10**7; a student's tiled attention calling its softmax
+# on (2048, 16) blocks does not), and the trusted side refuses any callback past it.
+WORK_LIMIT = 1 << 24
 
 
 def work(args: tuple, kwargs: dict) -> int:
     """An upper bound on the size of what a kit function computes from these arguments: (elements + 1) x the
     product of the integer arguments (sizes: ``causal_mask(n)``, ``alibi_bias(h, n, m)``, ``repeat_kv(x, r)``)
-    x the longest axis or size (an attention's n x n scores). Capped just past :data:`WORK_LIMIT`."""
+    x the longest axis or size (an attention's n x n scores). The arrays of a parameter tree (inside a dict) count
+    as elements, but their widths are not sequence lengths: they do not set the longest axis. Capped just past
+    :data:`WORK_LIMIT`."""
     elements, sizes, longest = 1, 1, 1
-    pending, seen = [args, list(kwargs.values())], 0
+    pending, seen = [(args, False), (list(kwargs.values()), False)], 0
     while pending and seen < 100_000:
-        value = pending.pop()
+        value, in_tree = pending.pop()
         seen += 1
         if isinstance(value, np.ndarray):
             elements += value.size
-            longest = max(longest, *value.shape, 1)
+            longest = longest if in_tree else max(longest, *value.shape, 1)
+        elif isinstance(value, dict):
+            pending.extend((item, True) for item in value.values())
         elif isinstance(value, (tuple, list)):
-            pending.extend(value)
-            longest = max(longest, len(value))
+            pending.extend((item, in_tree) for item in value)
+            longest = longest if in_tree else max(longest, len(value))
         elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
             size = min(abs(int(value)), WORK_LIMIT + 1)
             sizes = min(sizes * max(size, 1), WORK_LIMIT + 1)
@@ -65,6 +75,59 @@ def work(args: tuple, kwargs: dict) -> int:
 
 def too_large(args: tuple, kwargs: dict) -> bool:
     return work(args, kwargs) > WORK_LIMIT
+
+
+CACHE_MARK = "attnkit_lent_cache"   # a lent cache crossing a stand-in call: {CACHE_MARK: index, keys, values}
+
+
+class Unsendable(TypeError):
+    """A stand-in call's arguments hold something the wire cannot carry: the student's own function runs."""
+
+
+def mark_caches(value, caches: list, depth: int = 0):
+    """``value`` with every lent cache (a ``PlainCache``, in tuples, lists and dicts too) replaced by a mark that
+    carries its keys and values and its index in ``caches`` (the same object, the same index)."""
+    if depth > wire.MAX_DEPTH:
+        raise Unsendable("arguments nested too deeply")
+    if type(value) is PlainCache:
+        index = next((i for i, cache in enumerate(caches) if cache is value), len(caches))
+        if index == len(caches):
+            caches.append(value)
+        return {CACHE_MARK: index, "keys": value.keys, "values": value.values}
+    if type(value) in (tuple, list):
+        return type(value)(mark_caches(item, caches, depth + 1) for item in value)
+    if type(value) is dict:
+        return {key: mark_caches(item, caches, depth + 1) for key, item in value.items()}
+    return value
+
+
+def unmark_caches(value, caches: list, depth: int = 0):
+    """On the trusted side: every mark replaced by a ``PlainCache`` holding its keys and values; ``caches`` gets
+    ``(cache, length)`` per mark index, so that what the reference appends can be sent back (:func:`grown`)."""
+    if depth > wire.MAX_DEPTH:
+        raise wire.WireError("arguments nested too deeply")
+    if type(value) is dict and CACHE_MARK in value:
+        index, keys, values = value.get(CACHE_MARK), value.get("keys"), value.get("values")
+        if type(index) is not int or not 0 <= index <= len(caches) or not all(
+                isinstance(a, np.ndarray) and a.ndim == 2 for a in (keys, values)) or len(keys) != len(values):
+            raise wire.WireError("malformed cache")
+        if index == len(caches):
+            cache = PlainCache()
+            for key, value in zip(keys, values):
+                cache.append(key, value)
+            caches.append((cache, len(cache)))
+        return caches[index][0]
+    if type(value) in (tuple, list):
+        return type(value)(unmark_caches(item, caches, depth + 1) for item in value)
+    if type(value) is dict:
+        return {key: unmark_caches(item, caches, depth + 1) for key, item in value.items()}
+    return value
+
+
+def grown(caches: list) -> list:
+    """``[[index, new keys, new values], ...]``: what the reference appended to each cache of :func:`unmark_caches`."""
+    return [[index, cache.keys[length:], cache.values[length:]] for index, (cache, length) in enumerate(caches)
+            if len(cache) > length]
 
 
 def exception_type(name: str) -> type:
@@ -83,17 +146,22 @@ class Caller:
 
     def __call__(self, module: str, name: str, args: tuple, kwargs: dict):
         arrays: list = []
+        caches: list = []   # the lent caches among the arguments, by mark index
         try:
-            header = {"callback": {"module": module, "name": name}, "args": wire.encode(tuple(args), arrays),
-                      "kwargs": wire.encode(list(kwargs.items()), arrays)}
+            header = {"callback": {"module": module, "name": name},
+                      "args": wire.encode(mark_caches(tuple(args), caches), arrays),
+                      "kwargs": wire.encode(list(mark_caches(dict(kwargs), caches).items()), arrays)}
         except TypeError as error:  # an argument the wire cannot carry (an object, a huge int)
-            raise TypeError(f"{name}() got an argument the reference cannot take: {error}") from None
+            raise Unsendable(f"{name}() got an argument the reference cannot take: {error}") from None
         try:
             wire.send(self.sock, header, arrays)
             answer, values = wire.recv(self.sock)
         except (wire.WireError, OSError):
             os._exit(3)  # the trusted side is gone or stopped answering sensibly
         if answer.get("ok") is True:
+            for index, keys, values_appended in wire.decode(answer.get("caches", {"t": "list", "items": []}), values):
+                for k, v in zip(keys, values_appended):  # what the reference appended, appended here
+                    caches[index].append(k, v)
             return wire.decode(answer.get("value"), values)
         error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
         raise exception_type(str(error.get("type", "Exception")))(str(error.get("message", ""))[:2000])
@@ -105,7 +173,10 @@ def _stand_in_function(caller: Caller, module: str, name: str, own):
     def stand_in(*args, **kwargs):
         if too_large(args, kwargs):  # the trusted side does no unbounded work for the student's code
             return (stand_in.student if own is None else getattr(own(), name))(*args, **kwargs)
-        return caller(module, name, args, kwargs)
+        try:
+            return caller(module, name, args, kwargs)
+        except Unsendable:  # an object of the student's own among the arguments: their own function takes it
+            return (stand_in.student if own is None else getattr(own(), name))(*args, **kwargs)
 
     stand_in.student = None
 
@@ -142,8 +213,9 @@ def own_functions(request, caller: Caller) -> tuple[str, dict]:
     return module, {name: _stand_in_function(caller, module, name, None) for name in names}
 
 
-def install(functions: dict, caller: Caller, root: str, package: str) -> None:
-    """Stand-ins for ``{module: [function names]}`` under ``module`` and ``package.module``."""
+def install(functions: dict, caller: Caller, root: str, package: str, lent: dict | None = None) -> None:
+    """Stand-ins for ``{module: [names]}`` under ``module`` and ``package.module``: a name in ``lent``
+    (``{name: class}``, the sandbox's classes) is that class, any other a stand-in function."""
     if not isinstance(functions, dict) or len(functions) > MAX_MODULES:
         return
     for module, names in functions.items():
@@ -157,7 +229,8 @@ def install(functions: dict, caller: Caller, root: str, package: str) -> None:
 
         for name in names[:MAX_FUNCTIONS]:
             if isinstance(name, str) and NAME.match(name) and not name.startswith("_"):
-                setattr(stand_in, name, _stand_in_function(caller, module, name, own))
+                lent_class = (lent or {}).get(name)
+                setattr(stand_in, name, lent_class or _stand_in_function(caller, module, name, own))
 
         def fallback(attribute, own=own):
             if attribute.startswith("__"):

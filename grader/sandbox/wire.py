@@ -12,6 +12,7 @@ without its slow header parser). Values are encoded as a JSON tree:
     {"t": "npscalar", "i": 0}                  a numpy scalar (sent as a 0-d array)
     {"t": "none"} / {"t": "py", "v": 1.5}      None, bool, int, float, str
     {"t": "tuple" | "list", "items": [...]}
+    {"t": "dict", "items": [["key", {...}], ...]}   a dict with string keys (a model's parameters), in order
     {"t": "handle", "id": 3, "type": "KVCache", "methods": ["append"]}
                                                an object that stays in the child, with the public
                                                functions of its class (called in one request each)
@@ -36,7 +37,7 @@ HEADER = struct.Struct("!II")  # header length, array count
 ALIGN = 16
 MAX_HEADER = 1 << 20          # 1 MiB of JSON
 MAX_FRAME = 512 << 20         # 512 MiB of arrays in one answer
-MAX_DEPTH = 32                # nesting of tuples and lists
+MAX_DEPTH = 32                # nesting of tuples, lists and dicts
 MAX_METHODS = 64              # method names listed with a handle
 
 
@@ -92,6 +93,12 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
         if len(value) > 10_000:
             raise TypeError("sequence too long to send")
         return {"t": type(value).__name__, "items": [encode(item, arrays, handles, depth + 1) for item in value]}
+    if type(value) is dict:
+        if len(value) > 10_000:
+            raise TypeError("dict too long to send")
+        if not all(type(key) is str and len(key) <= 200 for key in value):
+            raise TypeError("only a dict with short string keys can be sent")
+        return {"t": "dict", "items": [[key, encode(item, arrays, handles, depth + 1)] for key, item in value.items()]}
     if handles is not None:
         return {"t": "handle", "id": handles(value), "type": type(value).__name__[:80], "methods": method_names(value)}
     raise TypeError(f"a {type(value).__name__} cannot be sent")
@@ -147,6 +154,12 @@ def decode(node, arrays: list, depth: int = 0):
             raise WireError("malformed sequence")
         items = [decode(item, arrays, depth + 1) for item in items]
         return tuple(items) if kind == "tuple" else items
+    if kind == "dict":
+        pairs = node.get("items")
+        if not isinstance(pairs, list) or not all(
+                isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is str for pair in pairs):
+            raise WireError("malformed dict")
+        return {key: decode(item, arrays, depth + 1) for key, item in pairs}
     if kind == "handle":
         handle_id, type_name, methods = node.get("id"), node.get("type"), node.get("methods", [])
         if type(handle_id) is not int or not isinstance(type_name, str) or not isinstance(methods, list) \

@@ -122,7 +122,8 @@ def serve(sock, request):
                      site_dir=SITE_DIR)
     runtime = runtime_module.Runtime(request["submission"])
     if request.get("stand_ins"):  # attnkit grade: sibling exercises answered by the reference (standin.py)
-        standin.install(request["stand_ins"], standin.Caller(sock), runtime.root, runtime.package)
+        standin.install(request["stand_ins"], standin.Caller(sock), runtime.root, runtime.package,
+                        runtime_module.LENT_CLASSES)
     if request.get("own_stand_ins"):  # and the exercise's own other functions, while one of them runs
         runtime.own_stand_ins = standin.own_functions(request["own_stand_ins"], standin.Caller(sock))
     exercise = request.get("exercise", "")

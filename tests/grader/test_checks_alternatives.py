@@ -12,6 +12,10 @@ CASES = [
     ("positional_loops.py", "positional"),
     ("kv_cache_list.py", "kv_cache"),
     ("tiled_attention_2d.py", "tiled_attention"),
+    ("layers_var.py", "layers"),
+    ("block_loops.py", "block"),
+    ("gpt_einsum.py", "gpt"),
+    ("sampling_choice.py", "sampling"),
 ]
 
 

@@ -43,6 +43,10 @@ def zeros_of_the_right_shape(module: str) -> str:
              "def _zeros(value):",
              "    if isinstance(value, tuple):",
              "        return tuple(_zeros(v) for v in value)",
+             "    if isinstance(value, list):",
+             "        return [_zeros(v) for v in value]",
+             "    if isinstance(value, dict):  # a parameter tree",
+             "        return {k: _zeros(v) for k, v in value.items()}",
              "    if isinstance(value, (int, float)) and not isinstance(value, bool):",
              "        return type(value)(0)",
              "    return np.zeros_like(value) if isinstance(value, np.ndarray) else value", ""]

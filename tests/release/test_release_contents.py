@@ -134,7 +134,9 @@ def test_zip_holds_the_folder(release):
 
 def test_only_the_students_verbs_ship(release):
     verbs = sorted(p.name for p in (release / "attnkit").iterdir() if p.is_dir() and p.name != "__pycache__")
-    assert verbs == ["check", "hint", "pack", "quiz", "watch"]
+    assert verbs == ["check", "hint", "pack", "quiz", "show", "watch"]
+    assert sorted(p.name for p in (release / "attnkit" / "show").glob("*.py")) == \
+        ["__init__.py", "errors.py", "gpt.py", "render.py", "tokens.py"]   # show gpt only: no reference inside
     for verb in verbs:
         shipped = (release / "attnkit" / verb / "__init__.py").read_text()
         assert shipped == (REPO / "attnkit" / verb / "__init__.py").read_text()

@@ -78,6 +78,26 @@ def test_attnkit_check_in_the_release(release, tmp_path):
     assert f"{POINTS:g}/{POINTS:g}" in done.stdout
 
 
+def test_show_gpt_in_the_release(release, tmp_path):
+    """The student's own generate writes text with the shipped tiny GPT-2; the stubs give one "blocked by" line; the
+    pictures that need the reference solutions say so; the README ends with the section."""
+    from attnkit.show.errors import NOT_IN_RELEASE
+    from grader import tiny_gpt
+
+    done = isolated(release, CLI, "show", "gpt", "--impl", "exercises")
+    assert done.returncode == 1 and done.stdout.startswith("attnkit show gpt: blocked by exercise sampling: not "
+                                                           "implemented yet"), done.stdout + done.stderr
+    done = isolated(release, CLI, "show", "gpt", "--impl", str(copy_modules(SOLUTIONS, tmp_path / "mine")))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"greedy:  {tiny_gpt.load().card['greedy_sample']!r}" in done.stdout
+    assert done.stdout.rstrip().endswith("your code wrote this.") and "Traceback" not in done.stderr
+    done = isolated(release, CLI, "show", "attention")
+    assert done.returncode == 2 and done.stderr.strip() == "attnkit show: " + NOT_IN_RELEASE.format(picture="attention")
+    readme = (release / "README.md").read_text()
+    assert readme.rstrip().endswith(f"{tiny_gpt.load().card['greedy_sample']}\n```\n\nWhen yours prints the same "
+                                    "words, your code wrote this.")
+
+
 def test_hint_quiz_and_the_verbs_that_are_not_there(release, tmp_path):
     home = {"ATTNKIT_HOME": str(tmp_path / "home")}
     done = isolated(release, CLI, "hint", "softmax", env=home)
@@ -90,7 +110,7 @@ def test_hint_quiz_and_the_verbs_that_are_not_there(release, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     assert isolated(release, CLI, "quiz", "validate", env=home).returncode == 0
-    students = ("check", "watch", "hint", "pack", "quiz")
+    students = ("check", "watch", "hint", "pack", "quiz", "show")
     listed = isolated(release, CLI, "--help").stdout
     shown = {verb for verb in VERBS if f"\n    {verb} " in listed}
     assert shown == set(students), listed  # only the verbs the release has; no instructor verb

@@ -80,7 +80,8 @@ def test_every_import_style_gets_the_reference(zygote, submission, style):
         try:
             np.testing.assert_allclose(impl.attention.probe_softmax(x), reference_softmax(x), rtol=1e-12)
             assert impl.transport.siblings_called == {"softmax"}
-            assert impl.attention.probe_own_class() == "submission._own_kv_cache"  # classes stay the student's
+            # KVCache is lent by the sandbox (runtime.LENT_CLASSES): a broken KVCache costs points in kv_cache only
+            assert impl.attention.probe_own_class() == "attnkit_sandbox_runtime"
         finally:
             impl.transport.close()
 
@@ -107,7 +108,8 @@ def test_siblings_are_every_other_exercises_plain_functions():
     functions = reference_siblings("attention").functions
     assert "attention" not in functions
     assert functions["softmax"] == ("softmax",)
-    assert "KVCache" not in functions["kv_cache"] and "decode_step" in functions["kv_cache"]
+    assert "decode_step" in functions["kv_cache"]
+    assert "KVCache" in functions["kv_cache"]  # a class the sandbox lends (runtime.LENT_CLASSES), never called back
     assert set(functions["masking"]) == {"causal_mask", "padding_mask", "apply_mask"}
 
 
