@@ -24,9 +24,14 @@ class Transport(Protocol):
     def close(self) -> None: ...  # release the student's side (a no-op for in-process transports)
 
 
-def sibling_note(sibling: str) -> str:
-    """The line that blames another exercise's module (empty when there is none)."""
-    return f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first" if sibling else ""
+def sibling_note(sibling: str, not_implemented: bool = False) -> str:
+    """The line that blames another exercise's module (empty when there is none); ``grader.blame`` replaces
+    it when that exercise passes its own checks (the caller is at fault then)."""
+    if not sibling:
+        return ""
+    if not_implemented:
+        return f"\n  finish exercise {sibling} first"
+    return f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first"
 
 
 def called(target: dict) -> str:
@@ -43,8 +48,8 @@ def student_error(info: dict, *, call: str, exercise: str, function: str = "") -
         detail = f": {info['message']}" if info.get("message") else ""
         if sibling:
             return errors.StudentNotImplemented(
-                f"{call} stopped: it uses your {sibling}.py, which is not implemented yet (NotImplementedError{detail})"
-                f"\n  finish exercise {sibling} first", call=call, exercise=exercise, sibling=sibling)
+                f"{call} stopped: it uses your {sibling}.py, which raised NotImplementedError{detail}"
+                f"{sibling_note(sibling, not_implemented=True)}", call=call, exercise=exercise, sibling=sibling)
         return errors.StudentNotImplemented(f"{call} is not implemented yet (NotImplementedError{detail}){note}",
                                             call=call, exercise=exercise, sibling=sibling)
     if info.get("memory"):

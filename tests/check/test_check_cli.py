@@ -52,7 +52,7 @@ def test_a_broken_sibling_is_named(tmp_path):
     assert "TODO  softmax" in text and "FAIL  attention" in text
     (line,) = [line for line in text.splitlines() if line.startswith("attention:")]
     assert line.startswith("attention: blocked by exercise softmax, fix it first: ")
-    assert "it uses your softmax.py, which is not implemented yet" in line
+    assert "it uses your softmax.py, which raised NotImplementedError" in line
     assert "attention, task" not in text
 
 
