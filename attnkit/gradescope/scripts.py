@@ -39,7 +39,8 @@ RUN_AUTOGRADER = Template('''#!/usr/bin/env bash
 set -euo pipefail
 ROOT="$${ATTNKIT_GRADESCOPE_ROOT:-/autograder}"
 PYTHON="$${ATTNKIT_PYTHON:-$$ROOT/$venv/bin/python}"
-exec "$$PYTHON" -m attnkit gradescope run --root "$$ROOT" --timeout $timeout --memory-mb $memory_mb
+# -I (isolated): the folder it runs from and PYTHONPATH never come before the installed attnkit
+exec "$$PYTHON" -I -m attnkit gradescope run --root "$$ROOT" --timeout $timeout --memory-mb $memory_mb
 ''')
 
 
