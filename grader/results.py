@@ -48,6 +48,7 @@ class ExerciseResult:
     checks: list[CheckResult] = field(default_factory=list)
     note: str = ""       # e.g. graded with the reference softmax, and the student's own softmax fails its checks
     reference_siblings: set = field(default_factory=set)  # modules of other exercises answered by the reference
+    printed: tuple[str, int] = ("", 0)  # what the student's code printed (shown by attnkit check; grader.printed)
 
     @property
     def score(self) -> float:

@@ -75,7 +75,7 @@ def check_and_report(modules: Path, zygote, exercises: tuple[str, ...], out, sta
 
     waiting = predictions_missing(exercises)
     chosen = tuple(e for e in exercises if e not in waiting)
-    results = run_submission(modules, zygote, chosen, lanes=lanes()) if chosen else []
+    results = run_submission(modules, zygote, chosen, lanes=lanes(), keep_printed=True) if chosen else []
     out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started, every=every))
     for exercise in waiting:
         out.write(PREDICT_FIRST.format(exercise=exercise))

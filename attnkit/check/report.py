@@ -5,7 +5,7 @@ implemented yet) gets one line naming that exercise instead of a block of identi
 """
 from __future__ import annotations
 
-from grader import curriculum
+from grader import curriculum, printed
 from grader.results import NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
 
 GREEN, RED, YELLOW, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[0m"
@@ -32,19 +32,23 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
     blocked = []
     for result in results:
         failure = result.first_failure
+        own_output = [""] * bool(result.printed[0].strip()) + printed.block(result.exercise, *result.printed)
         if failure is None:
+            lines.extend(own_output)
             continue
         exercise = curriculum.get(result.exercise)
         sibling = failure.blocked_by
         if sibling:
             reason = failure.message.splitlines()[0]
             blocked.append(BLOCKED.format(exercise=paint(RED, result.exercise), sibling=sibling, reason=reason))
+            blocked.extend(own_output[1:])
             continue
         lines.append("")
         if all(c.status == NOT_IMPLEMENTED for c in result.checks):
             task = _task(exercise, failure)
             lines.append(f"{paint(YELLOW, result.exercise)}: not implemented yet. Start with task {task.number} "
                          f"({task.name}); stuck? attnkit hint {result.exercise}")
+            lines.extend(own_output)
             continue
         shown = [c for c in result.checks if c.status != PASSED] if every else [failure]
         for number, check in enumerate(shown):
@@ -60,6 +64,7 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
         if hidden and not every:
             lines.append(paint(DIM, f"  {hidden} more failing check{'s' if hidden != 1 else ''}: "
                                     f"attnkit check {result.exercise} --all"))
+        lines.extend(own_output)
     if blocked:
         lines.extend([""] + blocked)
     return "\n".join(lines) + "\n"

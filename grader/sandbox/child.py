@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import printed as printed_output
 from . import errors, standin, wire
 from .launch import Launched, launch
 from .proxy import Implementation, called, sibling_note, student_error
@@ -201,6 +202,7 @@ class ChildTransport:
         self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
         self.output = workspace.output_file(exercise)
+        self.output_seen = 0        # bytes of it already shown (own_output)
         self.dead = False           # the child died after its module imported: the runner starts a new one
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
         self.pid, self.sock = None, None
@@ -389,6 +391,13 @@ class ChildTransport:
         if peak is not None and self.baseline_kib is not None:
             self.kernel_memory = KernelMemory(held_before=max(before - self.baseline_kib, 0) * 1024,
                                               growth=max(peak - before, 0) * 1024)
+
+    def own_output(self) -> tuple[str, int]:
+        """What the student's code printed in this child since the last call of this method (bounded, see
+        ``grader.printed``), and how many bytes that was."""
+        text, size = printed_output.read(self.output, self.output_seen)
+        self.output_seen += size
+        return text, size
 
     def printed(self) -> str:
         try:
