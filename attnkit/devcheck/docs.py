@@ -62,7 +62,7 @@ FACTS = {"min_questions": lambda: _minimum("MIN_QUESTIONS"), "min_predict": lamb
          "questions": _questions, "banks": _banks, "mistakes": _mistakes}
 
 CLAIMS = (
-    ("README.md", r"attention_backward \((\d+) points\)", "points"),
+    ("README.md", r"\w+ \((\d+) points\), each split into numbered tasks", "points"),
     ("README.md", r"\n {6}total +\d+/(\d+) ", "points"),
     ("README.md", r"submissions graded; mean [\d.]+/(\d+)", "points"),
     ("README.md", r"Feedback names (\d+) classic mistakes", "mistakes"),

@@ -97,8 +97,8 @@ def write_recording(folder: Path, sources: Sources, specs: list) -> tuple[int, t
 def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple[str, ...]) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for path in sorted(sources.grader.iterdir()):
-        if path == curriculum.PATH and chosen != curriculum.ids():
-            (target / path.name).write_text(curriculum.subset_text(chosen), encoding="utf-8")
+        if path == curriculum.PATH:  # the course's exercises, without the maintainers' notes on the seeds
+            (target / path.name).write_text(curriculum.subset_text(chosen, for_students=True), encoding="utf-8")
         elif path.is_file() and path.suffix in (".yaml", ".json"):
             shutil.copyfile(path, target / path.name)
         elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:

@@ -18,7 +18,7 @@ def test_a_stale_number_is_found_and_rewritten(tmp_path):
         shutil.copyfile(ROOT / file, tmp_path / file)
     readme = tmp_path / "README.md"
     points = docs.fact("points")
-    text = readme.read_text().replace(f"attention_backward ({points} points)", "attention_backward (100 points)")
+    text = readme.read_text().replace(f"({points} points), each split", "(100 points), each split")
     readme.write_text(text.replace("PASS  softmax             11/11    6/6 checks",
                                    "PASS  softmax             11/12    6/7 checks"))
     found = [claim for claim, _, _ in docs.stale(tmp_path)]
