@@ -63,8 +63,14 @@ class ExerciseResult:
         return sum(c.status == PASSED for c in self.checks)
 
     @property
+    def failures(self) -> list[CheckResult]:
+        """The checks that did not pass, in task order (checks of one task in the order they ran)."""
+        return sorted((c for c in self.checks if c.status != PASSED), key=lambda c: c.task)
+
+    @property
     def first_failure(self) -> CheckResult | None:
-        return next((c for c in self.checks if c.status != PASSED), None)
+        """The failing check of the lowest task: where the student should look first."""
+        return next(iter(self.failures), None)
 
 
 @dataclass

@@ -39,7 +39,9 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
     """Check ``impl`` (all exercises, or the ones named); returns the exit status."""
     out = out or sys.stdout
     started = time.perf_counter()
-    impl = Path(impl)
+    from attnkit.arguments import exercises_folder
+
+    impl = exercises_folder(impl)
     if not impl.is_dir():
         print(NO_IMPL.format(path=impl), file=sys.stderr)
         return 2

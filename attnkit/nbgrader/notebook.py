@@ -116,9 +116,9 @@ def _task_text(exercise: curriculum.Exercise, part) -> str:
         function, _, aspect = task.name.partition(" ")
         lines.append(f"No new code: the checks of this task test your `{function}` again"
                      + (f", for its {aspect}." if aspect else "."))
-    lines += ["", "<details><summary>Hints: open when stuck, one at a time</summary>", ""]
-    lines += [f"{number}. {hint}" for number, hint in enumerate(task.hints, start=1)]
-    lines += ["", "</details>"]
+    lines += ["", "Hints, from a nudge to nearly a recipe: open one at a time, only when stuck."]
+    for number, hint in enumerate(task.hints, start=1):  # each in its own fold, so opening one shows only it
+        lines += ["", f"<details><summary>Hint {number}</summary>", "", hint, "", "</details>"]
     return "\n".join(lines)
 
 

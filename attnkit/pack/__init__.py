@@ -57,10 +57,14 @@ def main(impl: str | Path = "exercises", output: str | Path = DEFAULT_OUTPUT, fo
     out = out or sys.stdout
     from attnkit import atomic
     from attnkit.archive import zip_bytes
+    from attnkit.arguments import exercises_folder
     from grader import curriculum
     from grader.runner import modules_dir_of
 
-    impl, output = Path(impl), Path(output)
+    found = exercises_folder(impl)
+    if found != Path(impl) and str(output) == DEFAULT_OUTPUT:  # run from inside the attnkit folder's subfolders
+        output = found.parent / DEFAULT_OUTPUT  # beside exercises/, where it is written from the attnkit folder
+    impl, output = found, Path(output)
     if not impl.is_dir():
         return _refuse(NO_IMPL.format(path=impl))
     impl = modules_dir_of(impl)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import json
 import re
 import shutil
 from dataclasses import dataclass
@@ -105,6 +106,10 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
             if not leaks.solution_imports(path.read_text(encoding="utf-8")):
                 shutil.copyfile(path, target / path.name)
     (target / "reference.py").write_text(generate.REFERENCE_MODULE, encoding="utf-8")
+    from grader import signatures
+
+    names = {curriculum.get(e).module: signatures.of_module(curriculum.get(e).module) for e in chosen}
+    (target / signatures.RECORDED.name).write_text(json.dumps(names, indent=1, sort_keys=True), encoding="utf-8")
     shutil.copyfile(REPLAY_SOURCE, target / "replay.py")
     copy_tree(sources.grader / "sandbox", target / "sandbox")
     checks = target / "checks"

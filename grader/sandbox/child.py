@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -24,7 +23,7 @@ import numpy as np
 from .. import printed as printed_output
 from . import errors, standin, wire
 from .launch import Launched, launch
-from .proxy import Implementation, called, sibling_note, student_error
+from .proxy import MISSING_MODULE, Implementation, called, import_failure, student_error
 from .workspace import Workspace
 
 DEFAULT_TIMEOUT = 10.0
@@ -322,15 +321,13 @@ class ChildTransport:
         if info["import"] and op == "import" and not info["not_implemented"]:
             where = f" ({info['where']})" if info["where"] else ""
             self._note_import(info, where)
-            raise errors.StudentImportFailed(f"could not import your {self.module}.py: {info['type']}: "
-                                             f"{info['message']}{where}{sibling_note(info['sibling'])}",
-                                             call=call, exercise=self.exercise, sibling=info["sibling"])
+            message, sibling = import_failure(info, self.module, where)
+            raise errors.StudentImportFailed(message, call=call, exercise=self.exercise, sibling=sibling)
         raise student_error(info, call=call, exercise=self.exercise, function=called(target))
 
     def _note_import(self, info: dict, where: str) -> None:
         """A module that is missing or does not import; not the modules that only fail through it."""
-        missing = info["type"] == "ModuleNotFoundError" and re.match(r"No module named 'submission\.(\w+)'",
-                                                                      info["message"])
+        missing = info["type"] == "ModuleNotFoundError" and MISSING_MODULE.match(info["message"])
         if missing and missing.group(1) == self.module:
             self._note("missing_module", f"{self.module}.py")
         elif not missing and not info["sibling"]:

@@ -7,9 +7,11 @@ trusted code, map the student's failures to :mod:`grader.sandbox.errors`.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from ..compare import restate
+from ..signatures import parameters
 from . import errors
 from .wire import Handle
 
@@ -32,6 +34,23 @@ def sibling_note(sibling: str, not_implemented: bool = False) -> str:
     if not_implemented:
         return f"\n  finish exercise {sibling} first"
     return f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first"
+
+
+MISSING_MODULE = re.compile(r"No module named 'submission\.(\w+)'")  # a module of the submission, not there
+
+
+def import_failure(info: dict, module: str, where: str) -> tuple[str, str]:
+    """(the message, the other module at fault or "") for ``module`` that did not import; a missing file is named
+    as such (never the package path the sandbox imports it under)."""
+    missing = MISSING_MODULE.match(info["message"]) if info["type"] == "ModuleNotFoundError" else None
+    if missing and missing.group(1) == module:
+        return (f"there is no {module}.py in your folder: it belongs beside your other exercise modules, named "
+                f"exactly {module}.py"), ""
+    if missing:
+        other = missing.group(1)
+        return f"your {module}.py imports {other}, and there is no {other}.py in your folder{where}", other
+    return (f"could not import your {module}.py: {info['type']}: {info['message']}{where}"
+            f"{sibling_note(info['sibling'])}", info["sibling"])
 
 
 def called(target: dict) -> str:
@@ -164,7 +183,7 @@ class FunctionProxy:
         self._name = name
 
     def __call__(self, *args, **kwargs):
-        call = restate(self._name, args, kwargs)  # the call restated with its argument shapes
+        call = restate(self._name, args, kwargs, parameters(self._module, self._name))  # with names and shapes
         value = self._transport.request("call", {"module": self._module, "name": self._name},
                                         unwrap(args), {k: unwrap(v) for k, v in kwargs.items()}, call=call)
         return wrap(self._transport, value, self._name)
