@@ -94,9 +94,9 @@ def problems(results: list[SubmissionResult], errors: dict[str, str], handed_in:
     """Every submission with a problem, one row per problem: student, kind, detail (capped), sorted by student.
 
     Kinds: refused, skipped (entries of the hand-in), import_error, missing_module, timeout, too_slow,
-    output_truncated, not_graded (the grader failed; a re-run retries) and two_hand_ins (which was graded).
+    output_truncated, not_graded (the grader failed; a re-run retries) and handed_in_twice (which was graded).
     """
-    rows = [{"student": s, "kind": "two_hand_ins", "detail": line} for s, line in handed_in.items()]
+    rows = [{"student": s, "kind": "handed_in_twice", "detail": line} for s, line in handed_in.items()]
     for result in results:
         notes = result.notes or ([{"kind": "refused", "detail": result.problem}] if result.problem else [])
         rows += [{"student": result.student, "kind": str(n.get("kind", "")), "detail": str(n.get("detail", ""))[:300]}

@@ -33,7 +33,7 @@ def test_refused_and_duplicate_hand_ins(tmp_path):
                            f"mean {total / 2:.1f}/{total:g}")
     assert "refused: refused" not in text
     assert f"  bob: refused: the zip has {MAX_ENTRIES + 1} entries (at most {MAX_ENTRIES})" in text
-    assert "  grace: two hand ins: graded grace/; ignored grace.zip" in text
+    assert "  grace: handed in twice: graded grace/; ignored grace.zip" in text
     rows = {row["student"]: row for row in csv.DictReader((out / "grades.csv").open())}
     assert rows["grace"]["note"] == "graded grace/; ignored grace.zip" and rows["grace"]["score"] == "0"
     assert rows["bob"]["note"].startswith("refused: the zip has") and rows["bob"]["score"] == "0"
