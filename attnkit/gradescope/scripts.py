@@ -24,10 +24,10 @@ fi
 python3 -m venv "$$ROOT/$venv"
 "$$ROOT/$venv/bin/python" -m pip install --upgrade pip
 "$$ROOT/$venv/bin/python" -m pip install "./$wheel"
-"$$ROOT/$venv/bin/python" -c "import attnkit, grader, solutions, numpy; print('attnkit', attnkit.__version__, 'ready')"
+"$$ROOT/$venv/bin/python" -I -c "import attnkit, grader, solutions, numpy; print('attnkit', attnkit.__version__, 'ready')"
 # Student children run as user nobody: the reference and the checks are not theirs to read
 # (a second layer under Landlock and the audit hook; see SECURITY.md).
-SITE="$$("$$ROOT/$venv/bin/python" -c \
+SITE="$$("$$ROOT/$venv/bin/python" -I -c \
   "import os, solutions; print(os.path.dirname(os.path.dirname(solutions.__file__)))")"
 chmod -R o-rwx "$$SITE/solutions" "$$SITE/grader"
 "$$ROOT/$venv/bin/python" "$$SITE/grader/sandbox/landlock.py" || true   # says whether the kernel confines children
