@@ -18,11 +18,20 @@ RECORDED = Path(__file__).with_name("signatures.json")
 
 
 def of_module(module: str) -> dict[str, tuple[str, ...]]:
-    """{public function: its parameter names} of the reference module ``solutions.<module>``."""
+    """{public function or ``Class.method``: its parameter names (without ``self``)} of the reference module
+    ``solutions.<module>``."""
     loaded = importlib.import_module(f"solutions.{module}")
-    return {name: tuple(inspect.signature(value).parameters)
-            for name, value in vars(loaded).items()
-            if inspect.isfunction(value) and value.__module__ == loaded.__name__ and not name.startswith("_")}
+    found = {}
+    for name, value in vars(loaded).items():
+        if name.startswith("_") or getattr(value, "__module__", "") != loaded.__name__:
+            continue
+        if inspect.isfunction(value):
+            found[name] = tuple(inspect.signature(value).parameters)
+        elif inspect.isclass(value):
+            found.update({f"{name}.{method}": tuple(inspect.signature(function).parameters)[1:]
+                          for method, function in vars(value).items()
+                          if inspect.isfunction(function) and not method.startswith("_")})
+    return found
 
 
 @lru_cache(maxsize=1)
@@ -32,6 +41,15 @@ def _recorded() -> dict:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def method_parameters(class_name: str, method: str) -> tuple[str, ...]:
+    """The parameter names of ``class_name.method`` (without ``self``), in whichever exercise's module defines
+    that class (empty when unknown)."""
+    from . import curriculum
+
+    return next((names for names in (parameters(e.module, f"{class_name}.{method}") for e in curriculum.exercises())
+                 if names), ())
 
 
 @lru_cache(maxsize=None)

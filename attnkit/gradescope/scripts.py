@@ -24,7 +24,8 @@ fi
 python3 -m venv "$$ROOT/$venv"
 "$$ROOT/$venv/bin/python" -m pip install --upgrade pip
 "$$ROOT/$venv/bin/python" -m pip install "./$wheel"
-"$$ROOT/$venv/bin/python" -I -c "import attnkit, grader, solutions, numpy; print('attnkit', attnkit.__version__, 'ready')"
+"$$ROOT/$venv/bin/python" -I -c \
+  "import attnkit, grader, solutions, numpy; print('attnkit', attnkit.__version__, 'ready')"
 # Student children run as user nobody: the reference and the checks are not theirs to read
 # (a second layer under Landlock and the audit hook; see SECURITY.md).
 SITE="$$("$$ROOT/$venv/bin/python" -I -c \

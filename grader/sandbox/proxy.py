@@ -11,7 +11,7 @@ import re
 from typing import Any, Protocol
 
 from ..compare import restate
-from ..signatures import parameters
+from ..signatures import method_parameters, parameters
 from . import errors
 from .wire import Handle
 
@@ -117,16 +117,17 @@ class RemoteMethod:
     """``obj.name`` of a :class:`RemoteObject` whose class defines ``name`` as a function: calling it sends
     one ``call`` request that fetches the attribute and calls it on the student's side."""
 
-    __slots__ = ("_transport", "_target", "_label")
+    __slots__ = ("_transport", "_target", "_label", "_names")
 
     def __init__(self, transport: Transport, handle: Handle, name: str, label: str):
         self._transport = transport
         self._target = {"handle": handle.id, "method": name}
         self._label = label
+        self._names = method_parameters(handle.type_name, name)
 
     def __call__(self, *args, **kwargs):
         value = self._transport.request("call", self._target, unwrap(args), {k: unwrap(v) for k, v in kwargs.items()},
-                                        call=restate(self._label, args, kwargs))
+                                        call=restate(self._label, args, kwargs, self._names))
         return wrap(self._transport, value, f"{self._label}()")
 
     def __repr__(self) -> str:

@@ -74,6 +74,7 @@ def test_restated_calls_name_their_arguments(tmp_path, monkeypatch):
         "scaled_dot_product_attention(Q of shape (4, 8), K of shape (4, 8), V of shape (4, 8), "
         "mask of shape (4, 8) bool)")
     assert restate("split_heads", (x, 2), {}, ("X", "n_heads")) == "split_heads(X of shape (4, 8), n_heads=2)"
+    assert signatures.method_parameters("KVCache", "append") == ("k", "v")  # a method: no self
     recorded = tmp_path / "signatures.json"  # the release: names from its recording, never a solutions import
     recorded.write_text(json.dumps({"attention": {"scaled_dot_product_attention": ["Q", "K", "V", "mask"]}}))
     monkeypatch.setattr(signatures, "RECORDED", recorded)
