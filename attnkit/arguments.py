@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Callable
 
 
@@ -73,3 +74,26 @@ def positive_seconds(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a number of seconds above 0 (got {text})")
     return value
+
+
+DEFAULT_IMPL = "exercises"
+SEARCH_UP = 3  # folders above the working folder where ``exercises/`` is looked for
+
+
+def exercises_folder(impl: str | Path) -> Path:
+    """The folder with the student's modules: ``impl`` when it exists; for the default (``exercises``, not given
+    with --impl) run from inside ``exercises/`` or another folder of the attnkit folder, the ``exercises/`` found
+    in the working folder or up to :data:`SEARCH_UP` folders above it, or the working folder itself when it
+    holds exercise modules. ``impl`` unchanged (and missing) otherwise."""
+    impl = Path(impl)
+    if impl.is_dir() or str(impl) != DEFAULT_IMPL:
+        return impl
+    from grader import curriculum
+
+    here = Path.cwd()
+    for folder in (here, *here.parents[:SEARCH_UP]):
+        if (folder / DEFAULT_IMPL).is_dir():
+            return folder / DEFAULT_IMPL
+        if any((folder / f"{exercise.module}.py").is_file() for exercise in curriculum.exercises()):
+            return folder
+    return impl

@@ -2,8 +2,7 @@
 
     Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V
 
-Sources: 000_fe5dac0e0cbd942d.txt, 002_5d842bf762d216d9.txt ("The Full Computation"),
-003_63dbfe1d11fdc09a.txt (the worked "India is great" numbers).
+Reading: "Attention Is All You Need" (2017), section 3.2.1.
 """
 import math
 

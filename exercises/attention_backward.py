@@ -15,7 +15,8 @@ key has a zero row of P and gets zero gradient. The scale s matters for training
 it the scores of d_k-dimensional vectors have a spread near sqrt(d_k), the softmax
 saturates (one weight near 1), and dS, which is multiplied by P (1 - P)-like factors,
 becomes tiny.
-Sources: "Attention Is All You Need" (2017), 3.2.1; 004_40fbc8846b023c24.txt (Q2).
+Reading: "Attention Is All You Need" (2017), section 3.2.1; "Deep Learning" (Goodfellow, Bengio and
+Courville, 2016), section 6.5 on back-propagation.
 """
 import math
 

@@ -7,7 +7,7 @@ cross-attention (an encoder-decoder Transformer's second attention layer) the qu
 from one sequence X (the decoder's tokens) and the keys and values from another, Z (the
 encoder's output), which may have a different length and width. A padded Z carries a key
 padding mask so that its padding tokens get no weight.
-Sources: "Attention Is All You Need" (2017), 3.2.3; 004_40fbc8846b023c24.txt (Q3).
+Reading: "Attention Is All You Need" (2017), section 3.2.3.
 """
 import numpy as np
 

@@ -6,7 +6,7 @@ attention keeps ``n_heads`` query heads but only ``n_kv_heads`` key/value heads:
 of ``n_heads // n_kv_heads`` consecutive query heads shares one key head and one value head.
 ``n_kv_heads == n_heads`` is ordinary multi-head attention, ``n_kv_heads == 1`` is
 multi-query attention, and the cache shrinks by the factor ``n_heads / n_kv_heads``.
-Sources: "Fast Transformer Decoding: One Write-Head is All You Need" (2019); "GQA: Training
+Reading: "Fast Transformer Decoding: One Write-Head is All You Need" (2019); "GQA: Training
 Generalized Multi-Query Transformer Models from Multi-Head Checkpoints" (2023).
 """
 import numpy as np

@@ -2,7 +2,7 @@
 
 During generation each new token only needs its own query; the keys and values of the
 earlier tokens are cached, so a step costs O(t) instead of recomputing O(t^2).
-Source: 002_5d842bf762d216d9.txt ("Training vs Inference", "KV Cache").
+Reading: "Fast Transformer Decoding: One Write-Head is All You Need" (2019), on incremental decoding.
 """
 import math
 

@@ -1,8 +1,8 @@
 """Exercise ``masking``: causal and padding masks, applied before the softmax.
 
 Convention everywhere in the kit: a boolean mask is ``True`` where a query MAY attend
-to a key. Source: 002_5d842bf762d216d9.txt ("Causal (Masked) Self-Attention" and the
-pitfall "Incorrect Mask Application": mask before softmax with -inf).
+to a key; a forbidden key gets -inf before the softmax (so its weight is exactly 0).
+Reading: "Attention Is All You Need" (2017), section 3.2.3 (the decoder's causal mask).
 """
 import numpy as np
 

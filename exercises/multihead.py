@@ -4,8 +4,7 @@
 
 Head ``h`` owns columns ``[h*d_head:(h+1)*d_head]`` of the packed projections, so a
 two-head layer given as separate per-head matrices is reproduced by packing them
-column-wise. Sources: 002_5d842bf762d216d9.txt ("Multi-Head Self-Attention",
-pitfall 3), 003_63dbfe1d11fdc09a.txt ("Multi-Head Attention").
+column-wise. Reading: "Attention Is All You Need" (2017), section 3.2.2.
 """
 import numpy as np
 

@@ -1,8 +1,8 @@
 """Exercise ``positional``: sinusoidal positional encoding and rotary embeddings (RoPE).
 
 Self-attention is permutation equivariant, so order must be injected explicitly.
-Source: 002_5d842bf762d216d9.txt ("Positional Information": sinusoidal, learned,
-relative and rotary encodings).
+Reading: "Attention Is All You Need" (2017), section 3.5 (sinusoidal); "RoFormer: Enhanced Transformer with
+Rotary Position Embedding" (2021).
 """
 import numpy as np
 

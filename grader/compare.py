@@ -108,22 +108,24 @@ def call_text(function: str, *args: str) -> str:
     return f"{function}({', '.join(args)})"
 
 
-def restate(function: str, args: tuple, kwargs: dict) -> str:
-    """A call as the student made it, arrays by shape: ``split_heads(array of shape (3, 4), 2)``.
+def restate(function: str, args: tuple, kwargs: dict, names: tuple[str, ...] = ()) -> str:
+    """A call as the student made it, arrays by shape: ``split_heads(X of shape (3, 4), n_heads=2)`` with the
+    parameter ``names`` (:mod:`grader.signatures`), ``split_heads(array of shape (3, 4), 2)`` without them.
 
-    For calls whose parameter names are unknown (the sandbox proxy); bounded whatever the arguments.
+    For the sandbox proxy's calls; bounded whatever the arguments.
     """
-    def shown(value: Any) -> str:
+    def shown(value: Any, name: str = "") -> str:
         if isinstance(value, np.ndarray):
-            return arg("array", value)
-        if isinstance(value, (list, tuple)) and len(value) > 8:
-            return describe(value)
-        if isinstance(value, dict):        # a parameter tree: never the repr of every array in it
-            return describe(value)
-        text = repr(value)
-        return text if len(text) <= 40 else describe(value)
+            return arg(name or "array", value)
+        if isinstance(value, dict) or isinstance(value, (list, tuple)) and len(value) > 8:
+            text = describe(value)         # a parameter tree or a long list: never the repr of every array in it
+        else:
+            text = repr(value)
+            text = text if len(text) <= 40 else describe(value)
+        return f"{name}={text}" if name else text
 
-    parts = [shown(a) for a in args[:8]] + [f"{k}={shown(v)}" for k, v in list(kwargs.items())[:8]]
+    named = list(names[:len(args)]) + [""] * (len(args) - len(names))
+    parts = [shown(a, n) for a, n in zip(args[:8], named)] + [shown(v, k) for k, v in list(kwargs.items())[:8]]
     return f"{function}({', '.join(parts)})"
 
 

@@ -40,7 +40,7 @@ class Exercise:
     title: str
     module: str
     depends_on: tuple[str, ...]
-    source: str
+    source: str              # the seeds it comes from, for maintainers (empty in the student release)
     points: float            # the sum of its checks' points
     explanation: Explanation
     tasks: tuple[Task, ...]
@@ -62,9 +62,9 @@ def exercises() -> tuple[Exercise, ...]:
     return tuple(
         Exercise(
             id=entry["id"], title=entry["title"], module=entry["module"],
-            depends_on=tuple(entry.get("depends_on", ())), source=entry["source"], points=entry["points"],
+            depends_on=tuple(entry.get("depends_on", ())), source=entry.get("source", ""), points=entry["points"],
             explanation=Explanation(entry["explanation"]["summary"].strip(),
-                                    tuple(Quote(**quote) for quote in entry["explanation"]["quotes"])),
+                                    tuple(Quote(**quote) for quote in entry["explanation"].get("quotes", ()))),
             tasks=tuple(Task(t["task"], t["name"], tuple(t["hints"])) for t in entry["tasks"]),
         )
         for entry in data["exercises"]
@@ -131,12 +131,13 @@ def missing_dependencies(exercise_ids) -> list[str]:
             for needed in get(name).depends_on if needed not in exercise_ids]
 
 
-SUBSET_HEADER = ("# The exercises of this course: a subset of the attnkit learning path, chosen with --exercises.\n"
+SUBSET_HEADER = ("# The exercises of this course: the attnkit learning path, or the subset chosen with --exercises.\n"
                  "# Every front end (check, grade, hint, quiz) reads its exercises from here.\n")
 
 
-def subset_text(exercise_ids) -> str:
-    """The text of a ``curriculum.yaml`` holding only these exercises' entries (what a course's subset ships)."""
+def subset_text(exercise_ids, for_students: bool = False) -> str:
+    """The text of a ``curriculum.yaml`` holding only these exercises' entries (what a course's subset ships);
+    ``for_students``: without the maintainers' ``source`` and ``quotes`` (the seeds students never have)."""
     import yaml
 
     class Dumper(yaml.SafeDumper):
@@ -148,6 +149,9 @@ def subset_text(exercise_ids) -> str:
     Dumper.add_representer(str, text)
     data = yaml.safe_load(PATH.read_text(encoding="utf-8"))
     data["exercises"] = [entry for entry in data["exercises"] if entry["id"] in set(exercise_ids)]
+    for entry in data["exercises"] if for_students else ():
+        entry.pop("source", None)
+        entry["explanation"].pop("quotes", None)
     return SUBSET_HEADER + yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 

@@ -18,6 +18,7 @@ NO_SUCH_DIR = "attnkit: --impl {path}: no such directory; pass the folder that h
 SCORE_LINE = "attnkit score: {score:g} / {max_score:g} points"
 EXERCISE_LINE = "  {exercise:<16} {score:>5g} / {max_score:<5g} ({passed}/{total} checks)"
 POINTS_MARKER = "points(n): the points an attnkit check is worth (set from @check)"
+PRINTED_SECTION = "printed by the student's code"
 
 
 def pytest_addoption(parser):
@@ -83,6 +84,7 @@ class CheckItem(pytest.Item):
         self.user_properties.append(("attnkit_points", spec.points))
 
     def runtest(self):
+        from grader import printed
         from grader.results import Status
         from grader.runner import execute
 
@@ -92,6 +94,9 @@ class CheckItem(pytest.Item):
             self.result = execute(self.spec, impl)
         finally:
             impl.transport.close()
+            own_output = "\n".join(printed.block(self.spec.exercise, *impl.transport.own_output()))
+            if own_output:  # under -s shown after the check's result; else with a failure, as pytest shows prints
+                self.add_report_section("call", PRINTED_SECTION, own_output)
         if self.result.status != Status.PASSED:
             hint = f"\n  hint: {self.result.hint}" if self.result.hint else ""
             raise CheckNotPassed(self.result.message + hint)
@@ -126,6 +131,26 @@ class Sandbox:
             zygote, workspace = self.parts
             workspace.close()
             zygote.close()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_logreport(report):
+    """Under ``-s`` (nothing captured), what the student's code printed during a check, after its result."""
+    config = getattr(report, "attnkit_config", None)
+    if report.when != "call" or config is None or config.getoption("capture") != "no":
+        return
+    writer = config.pluginmanager.get_plugin("terminalreporter")
+    for title, text in report.sections:
+        if writer is not None and PRINTED_SECTION in title:
+            writer.write("\n")
+            writer.write_line(text)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    if isinstance(item, CheckItem):
+        outcome.get_result().attnkit_config = item.config
 
 
 def pytest_unconfigure(config):

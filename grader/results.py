@@ -67,6 +67,7 @@ class ExerciseResult:
     checks: list[CheckResult] = field(default_factory=list)
     note: str = ""       # e.g. graded with the reference softmax, and the student's own softmax fails its checks
     reference_siblings: set = field(default_factory=set)  # modules of other exercises answered by the reference
+    printed: tuple[str, int] = ("", 0)  # what the student's code printed (shown by attnkit check; grader.printed)
 
     @property
     def score(self) -> float:
@@ -81,8 +82,14 @@ class ExerciseResult:
         return sum(c.status == PASSED for c in self.checks)
 
     @property
+    def failures(self) -> list[CheckResult]:
+        """The checks that did not pass, in task order (checks of one task in the order they ran)."""
+        return sorted((c for c in self.checks if c.status != PASSED), key=lambda c: c.task)
+
+    @property
     def first_failure(self) -> CheckResult | None:
-        return next((c for c in self.checks if c.status != PASSED), None)
+        """The failing check of the lowest task: where the student should look first."""
+        return next(iter(self.failures), None)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import curriculum
+from .blame import blame_callers, blockers
 from .compare import CheckFailed
 from .diagnosis import Session
 from .reference import reference as reference_solutions
@@ -152,8 +153,9 @@ def _exercise_of(module: str, own: str) -> str:
 
 
 def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
-                 visibility: str | None = None) -> ExerciseResult:
-    """Run every check of ``exercise``; a fresh ``make_impl(exercise)`` after a child dies."""
+                 visibility: str | None = None, keep_printed: bool = False) -> ExerciseResult:
+    """Run every check of ``exercise``; a fresh ``make_impl(exercise)`` after a child dies. ``keep_printed``:
+    keep what the student's code printed (``ExerciseResult.printed``)."""
     curriculum.get(exercise)  # KeyError with the known ids for a typo
     impl = None
     outcome = ExerciseResult(exercise)
@@ -161,6 +163,9 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
     def retire(impl: Implementation) -> None:  # a child's last word: the siblings the reference answered for it
         outcome.reference_siblings |= getattr(impl.transport, "siblings_called", set())
         impl.transport.close()
+        if keep_printed and hasattr(impl.transport, "own_output"):
+            text, size = impl.transport.own_output()
+            outcome.printed = (outcome.printed[0] + text, outcome.printed[1] + size)
 
     for spec in discover(exercise):
         if visibility is not None and spec.visibility != visibility:
@@ -216,8 +221,8 @@ def sibling_notes(results: list[ExerciseResult]) -> None:
                            f"{'fails its' if len(weak) == 1 else 'fail their'} own checks")
 
 
-def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None, *,
-                   visibility: str | None = None, own_siblings: bool = True, lanes: int = 1) -> list[ExerciseResult]:
+def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None, *, visibility: str | None = None,
+                   own_siblings: bool = True, lanes: int = 1, keep_printed: bool = False) -> list[ExerciseResult]:
     """Grade one directory of student modules in the sandbox: a private copy, a child per exercise.
 
     ``own_siblings=False`` (``attnkit grade``): each exercise is graded on its own code, its calls of other
@@ -239,7 +244,7 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
         return zygote.implementation(workspace, exercise, siblings=siblings)
 
     def run_one(exercise: str) -> ExerciseResult:
-        return run_exercise(exercise, make_impl, visibility=visibility)
+        return run_exercise(exercise, make_impl, visibility=visibility, keep_printed=keep_printed)
 
     results = []
     with Workspace(modules_dir, zygote.user) as workspace:
@@ -252,6 +257,9 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
             results.append(run_one(exercise))
             if results[-1].checks and results[-1].score == results[-1].max_score:
                 passed.add(curriculum.get(exercise).module)
+        unknown = sorted(blockers(results) - set(chosen))  # a blamed exercise outside the run: does it pass?
+        verdicts = results + [run_one(exercise) for exercise in unknown]
+    blame_callers(results, {r.exercise for r in verdicts if r.checks and r.first_failure is None})
     if not own_siblings:
         sibling_notes(results)
     return results

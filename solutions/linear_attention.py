@@ -10,8 +10,7 @@ regrouped:
 
 S and z are computed once, so the cost is O(n d_k d_v) instead of O(n^2 d). The causal form
 keeps running sums over j <= i: a recurrent network whose state is (S_i, z_i).
-Sources: "Transformers are RNNs: Fast Autoregressive Transformers with Linear Attention"
-(2020); 002_5d842bf762d216d9.txt ("Memory: The Quadratic Problem").
+Reading: "Transformers are RNNs: Fast Autoregressive Transformers with Linear Attention" (2020).
 """
 import numpy as np
 

@@ -5,7 +5,7 @@ grows linearly with the distance between query and key, ``-m_h * |i - j|``, with
 slope ``m_h`` per head (a geometric sequence: some heads look far, some near). A sliding
 window (Longformer, Mistral) lets each query see only the ``window`` nearest keys, so the
 cost per query no longer grows with the sequence.
-Sources: "Train Short, Test Long: Attention with Linear Biases Enables Input Length
+Reading: "Train Short, Test Long: Attention with Linear Biases Enables Input Length
 Extrapolation" (2021); "Longformer: The Long-Document Transformer" (2020).
 """
 import math

@@ -1,7 +1,7 @@
 """Exercise ``softmax``: a numerically stable softmax.
 
-Source: 002_5d842bf762d216d9.txt ("In Code": subtract the max before ``exp``) and its
-pitfall; 000_fe5dac0e0cbd942d.txt shows the unstable version (no max subtraction).
+Subtracting the row's max before ``exp`` changes nothing mathematically and keeps ``exp``
+from overflowing. Reading: "Deep Learning" (Goodfellow, Bengio and Courville, 2016), section 4.1.
 """
 import numpy as np
 

@@ -3,8 +3,8 @@
 The n x n weight matrix is what makes attention's memory quadratic (n = 4096: 16M
 floats, 64 MB per head). Processing the keys block by block while keeping a running
 max, a running sum and a running output gives the same result in
-O(block_size * (n_q + d)) extra memory. Source: 002_5d842bf762d216d9.txt ("Memory: The
-Quadratic Problem", Flash Attention).
+O(block_size * (n_q + d)) extra memory. Reading: "FlashAttention: Fast and Memory-Efficient
+Exact Attention with IO-Awareness" (2022); "Online normalizer calculation for softmax" (2018).
 """
 import math
 

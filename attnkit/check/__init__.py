@@ -17,8 +17,6 @@ NO_IMPL = ("attnkit check: no folder {path}. Run this inside your attnkit folder
            "or name your folder with --impl DIR.")
 UNKNOWN_EXERCISE = "attnkit check: unknown exercise {name!r}; the exercises are: {known}"
 PREDICT_GATE = "ATTNKIT_PREDICT_FIRST"
-PREDICT_FIRST = ("\n{exercise}: not checked yet. First predict what it must return: attnkit quiz --exercise "
-                 "{exercise} (every answer right), then check again.\n")
 
 
 def add_arguments(parser) -> None:
@@ -41,7 +39,9 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
     """Check ``impl`` (all exercises, or the ones named); returns the exit status."""
     out = out or sys.stdout
     started = time.perf_counter()
-    impl = Path(impl)
+    from attnkit.arguments import exercises_folder
+
+    impl = exercises_folder(impl)
     if not impl.is_dir():
         print(NO_IMPL.format(path=impl), file=sys.stderr)
         return 2
@@ -75,10 +75,9 @@ def check_and_report(modules: Path, zygote, exercises: tuple[str, ...], out, sta
 
     waiting = predictions_missing(exercises)
     chosen = tuple(e for e in exercises if e not in waiting)
-    results = run_submission(modules, zygote, chosen, lanes=lanes()) if chosen else []
-    out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started, every=every))
-    for exercise in waiting:
-        out.write(PREDICT_FIRST.format(exercise=exercise))
+    results = run_submission(modules, zygote, chosen, lanes=lanes(), keep_printed=True) if chosen else []
+    out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started, every=every,
+                     waiting=waiting))
     mistakes = sorted({c.mistake for r in results for c in r.checks if c.mistake})
     if mistakes:
         out.write(review_note(mistakes))
@@ -99,8 +98,10 @@ def predictions_missing(exercises: tuple[str, ...]) -> tuple[str, ...]:
     if os.environ.get(PREDICT_GATE, "") in ("", "0"):
         return ()
     from attnkit.quiz import gate
+    from attnkit.quiz.bank import load_bank
 
-    return tuple(e for e in exercises if not gate.passed(e))
+    bank = load_bank()  # once: every exercise's predict questions come from the same banks
+    return tuple(e for e in exercises if not gate.passed(e, bank=bank))
 
 
 def review_note(mistakes: list[str]) -> str:

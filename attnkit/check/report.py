@@ -5,48 +5,63 @@ implemented yet) gets one line naming that exercise instead of a block of identi
 """
 from __future__ import annotations
 
-from grader import curriculum
-from grader.results import NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
+from grader import curriculum, printed
+from grader.results import NOT_IMPLEMENTED, CheckResult, ExerciseResult
 
 GREEN, RED, YELLOW, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[0m"
 BLOCKED = "{exercise}: blocked by exercise {sibling}, fix it first: {reason}"
+WAITING = ("{names}: waiting for your predictions. Start with attnkit quiz --exercise {first} (every answer right "
+           "opens an exercise), then check again.")
 
 
 def render(results: list[ExerciseResult], color: bool = False, seconds: float | None = None,
-           every: bool = False) -> str:
-    """The report; ``every``: every failing check of each exercise, not only the first."""
+           every: bool = False, waiting: tuple[str, ...] = ()) -> str:
+    """The report; ``every``: every failing check of each exercise, not only the first; ``waiting``: the
+    exercises the predict-first gate holds (in the table, unchecked, with one line on how to open them)."""
     paint = (lambda code, text: f"{code}{text}{RESET}") if color else (lambda code, text: text)
     failing = {r.exercise for r in results if r.first_failure is not None}
     width = max(len(name) for name in (*curriculum.ids(), "total"))  # the id column: the longest id fits
     lines = []
-    for result in results:
+    rows = {r.exercise: r for r in results} | dict.fromkeys(waiting)
+    for exercise in (e for e in curriculum.ids() if e in rows):
+        result = rows[exercise]
+        if result is None:
+            lines.append(f"{paint(YELLOW, 'WAIT')}  {exercise:<{width}} {'-':>5}/{curriculum.get(exercise).points:<5g} "
+                         "not checked yet: predict first")
+            continue
         done = result.first_failure is None
         untouched = all(c.status == NOT_IMPLEMENTED for c in result.checks)
         mark = paint(GREEN, "PASS") if done else paint(YELLOW, "TODO") if untouched else paint(RED, "FAIL")
         lines.append(f"{mark}  {result.exercise:<{width}} {result.score:>5g}/{result.max_score:<5g} "
                      f"{result.passed}/{len(result.checks)} checks")
     total = sum(r.score for r in results)
-    maximum = sum(r.max_score for r in results)
+    maximum = sum(r.max_score for r in results) + sum(curriculum.get(e).points for e in waiting)
     timing = f"  ({seconds:.2f} s)" if seconds is not None else ""
     lines.append(f"      {'total':<{width}} {total:>5g}/{maximum:<5g}{timing}")
+    if waiting:
+        lines.extend(["", WAITING.format(names=", ".join(waiting), first=waiting[0])])
     blocked = []
     for result in results:
         failure = result.first_failure
+        own_output = [""] * bool(result.printed[0].strip()) + printed.block(result.exercise, *result.printed)
         if failure is None:
+            lines.extend(own_output)
             continue
         exercise = curriculum.get(result.exercise)
         sibling = failure.blocked_by
         if sibling:
             reason = failure.message.splitlines()[0]
             blocked.append(BLOCKED.format(exercise=paint(RED, result.exercise), sibling=sibling, reason=reason))
+            blocked.extend(own_output[1:])
             continue
         lines.append("")
         if all(c.status == NOT_IMPLEMENTED for c in result.checks):
             task = _task(exercise, failure)
             lines.append(f"{paint(YELLOW, result.exercise)}: not implemented yet. Start with task {task.number} "
                          f"({task.name}); stuck? attnkit hint {result.exercise}")
+            lines.extend(own_output)
             continue
-        shown = [c for c in result.checks if c.status != PASSED] if every else [failure]
+        shown = result.failures if every else [failure]
         for number, check in enumerate(shown):
             lines.extend([""] * bool(number) + _failure(exercise, check, paint))
         blockers = [d for d in exercise.depends_on if d in failing]
@@ -56,10 +71,11 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
                          f"fix {'that' if len(blockers) == 1 else 'those'} first")
         task = _task(exercise, failure)
         lines.append(paint(DIM, f"  more help: attnkit hint {result.exercise} --task {task.number}"))
-        hidden = sum(c.status != PASSED and c.message != failure.message for c in result.checks[len(shown):])
+        hidden = sum(c is not failure and c.message != failure.message for c in result.failures)
         if hidden and not every:
             lines.append(paint(DIM, f"  {hidden} more failing check{'s' if hidden != 1 else ''}: "
                                     f"attnkit check {result.exercise} --all"))
+        lines.extend(own_output)
     if blocked:
         lines.extend([""] + blocked)
     return "\n".join(lines) + "\n"

@@ -164,9 +164,27 @@ def render(reports: list[Report]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv in (["--docs"], ["--docs", "--write"]):
+        return docs_main(write="--write" in argv)
     if argv:
-        print("usage: python -m attnkit.devcheck   (no arguments)", file=sys.stderr)
+        print("usage: python -m attnkit.devcheck [--docs [--write]]", file=sys.stderr)
         return 2
     reports = check_all()
     print(render(reports))
     return 1 if any(report.missing for report in reports) else 0
+
+
+def docs_main(write: bool = False) -> int:
+    """``--docs``: the numbers the docs state about the kit that are stale; ``--write`` puts the kit's in."""
+    from . import docs
+
+    found = docs.stale(repository())
+    if write:
+        fixed = docs.write(repository(), found)
+        print(f"rewrote {fixed} number{'s' if fixed != 1 else ''}")
+        found = docs.stale(repository())
+    for claim, _, _ in found:
+        print(claim)
+    if not found:
+        print("every number the docs state about the kit matches it")
+    return 1 if found else 0

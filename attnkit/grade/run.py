@@ -210,7 +210,8 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
             continue
         results.append(SubmissionResult.from_dict(data))
     try:
-        text = summary.write_all(out, results, exercise_ids, errors, warnings, pictures=pictures)
+        text = summary.write_all(out, results, exercise_ids, errors, warnings, pictures=pictures,
+                                 handed_in={e.student: e.duplicates() for e in entries if e.ignored})
     except OSError as error:
         print("attnkit grade: " + SUMMARY_UNWRITABLE.format(out=out, reason=error.strerror or error,
                                                            records=records.record_dir(out)), file=stderr)

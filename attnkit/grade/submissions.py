@@ -17,7 +17,7 @@ import os
 import stat
 import zipfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from grader.sandbox import tree
@@ -33,7 +33,8 @@ CHUNK = 1 << 16
 
 
 class SubmissionProblem(Exception):
-    """A submission that cannot be graded as handed in; the message is shown to the student."""
+    """A submission that cannot be graded as handed in; the message says why (the worker's ``refused`` turns it
+    into what the student reads)."""
 
 
 @dataclass
@@ -49,6 +50,16 @@ class Entry:
     student: str
     path: Path
     kind: str  # "folder" | "zip"
+    ignored: tuple[str, ...] = ()  # the student's other hand-ins in the class folder (one is graded: this one)
+
+    @property
+    def handed_in(self) -> str:
+        """What was graded, as the instructor sees it in the class folder: ``grace/`` or ``grace.zip``."""
+        return self.path.name + ("/" if self.kind == "folder" else "")
+
+    def duplicates(self) -> str:
+        """The line that says which of a student's hand-ins was graded (empty when there was one)."""
+        return f"graded {self.handed_in}; ignored {', '.join(self.ignored)}" if self.ignored else ""
 
 
 def hidden(name: str) -> bool:
@@ -71,9 +82,9 @@ def discover(root: Path) -> tuple[list[Entry], list[str]]:
         else:
             warnings.append(f"ignored {path.name}: not a folder or a .zip")
             continue
-        if entry.student in entries:
-            taken = entries[entry.student].path.name
-            warnings.append(f"ignored {path.name}: student {entry.student!r} already has {taken}")
+        if entry.student in entries:  # the first in name order is graded (grace/ before grace.zip), and says so
+            kept = entries[entry.student]
+            entries[entry.student] = replace(kept, ignored=(*kept.ignored, entry.handed_in))
             continue
         entries[entry.student] = entry
     return sorted(entries.values(), key=lambda e: e.student), warnings
@@ -124,7 +135,7 @@ def inspect_folder(folder: Path) -> Intake:
     try:  # a file MAX_DEPTH folders deep is an entry MAX_DEPTH + 1 levels down (as a zip's path allows)
         found, too_deep = tree.scan(folder, MAX_DEPTH + 1, MAX_ENTRIES, skip=hidden)
     except tree.TreeTooLarge as error:
-        raise SubmissionProblem(f"refused: your submission holds {error} (at most {MAX_ENTRIES})") from None
+        raise SubmissionProblem(f"your submission holds {error} (at most {MAX_ENTRIES})") from None
     intake = Intake(skipped=[f"{name}/ (more than {MAX_DEPTH} folders deep)" for name in too_deep])
     total = 0
     for item in found:
@@ -139,7 +150,7 @@ def inspect_folder(folder: Path) -> Intake:
             total += item.size
             intake.files.append((item.name, item.size))
     if total > MAX_TOTAL_BYTES:
-        raise SubmissionProblem(f"refused: your .py files exceed {MAX_TOTAL_BYTES >> 20} MiB")
+        raise SubmissionProblem(f"your .py files exceed {MAX_TOTAL_BYTES >> 20} MiB")
     return intake
 
 
@@ -199,11 +210,11 @@ def extract_zip(archive: Path, target: Path) -> Intake:
     try:
         size = os.stat(archive).st_size
         if size > MAX_ZIP_BYTES:
-            raise SubmissionProblem(f"refused: the zip is {size >> 20} MiB (at most {MAX_ZIP_BYTES >> 20} MiB)")
+            raise SubmissionProblem(f"the zip is {size >> 20} MiB (at most {MAX_ZIP_BYTES >> 20} MiB)")
         with zipfile.ZipFile(archive) as zipped:
             infos = zipped.infolist()
             if len(infos) > MAX_ENTRIES:
-                raise SubmissionProblem(f"refused: the zip has {len(infos)} entries (at most {MAX_ENTRIES})")
+                raise SubmissionProblem(f"the zip has {len(infos)} entries (at most {MAX_ENTRIES})")
             chosen = []
             for info in infos:
                 try:
@@ -220,7 +231,7 @@ def extract_zip(archive: Path, target: Path) -> Intake:
                     continue
                 chosen.append((info, name))
             if sum(info.file_size for info, _ in chosen) > MAX_TOTAL_BYTES:
-                raise SubmissionProblem(f"refused: the zip's .py files exceed {MAX_TOTAL_BYTES >> 20} MiB uncompressed")
+                raise SubmissionProblem(f"the zip's .py files exceed {MAX_TOTAL_BYTES >> 20} MiB uncompressed")
             total = 0
             for info, name in chosen:
                 destination = target.joinpath(*name.parts)
@@ -231,13 +242,13 @@ def extract_zip(archive: Path, target: Path) -> Intake:
                         written += len(block)
                         total += len(block)
                         if written > info.file_size or total > MAX_TOTAL_BYTES:  # more than its header said
-                            raise SubmissionProblem("refused: the zip expands to too many bytes (a zip bomb?)")
+                            raise SubmissionProblem("the zip expands to too many bytes (a zip bomb?)")
                         sink.write(block)
                 intake.files.append((name.as_posix(), written))
     except SubmissionProblem:
         raise
     except FileExistsError as failure:
-        raise SubmissionProblem(f"refused: the zip holds the same file twice ({Path(failure.filename).name})") from None
+        raise SubmissionProblem(f"the zip holds the same file twice ({Path(failure.filename).name})") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, UnicodeError, EOFError, OSError, ValueError,
             NotImplementedError, RuntimeError, zlib.error, lzma.LZMAError) as failure:  # corrupt data in any codec
         raise SubmissionProblem(f"could not read your zip ({type(failure).__name__}: {failure})") from None

@@ -19,31 +19,52 @@ def number(value: float) -> float | int:
     return int(value) if value.is_integer() else value
 
 
-def grades_csv(results: list[SubmissionResult], exercise_ids: tuple[str, ...], missing: list[str] = ()) -> str:
-    """student, score, max_score, one column per exercise; one row per student, sorted by student.
+def graded(results: list[SubmissionResult]) -> list[SubmissionResult]:
+    """The students whose hand-in was graded: the one rule of every class figure (means, full marks, the
+    histogram, the mistakes). A refused hand-in scores 0 in grades.csv and is listed, never averaged."""
+    return [r for r in results if not r.problem]
 
-    ``missing`` students (the grader failed on them) get a row with empty cells.
+
+def note(result: SubmissionResult | None, handed_in: dict[str, str], student: str) -> str:
+    """grades.csv's ``note``: why a row is not an ordinary grade (refused, not graded), and which hand-in
+    was graded when a student had two."""
+    parts = [handed_in[student]] if student in handed_in else []
+    if result is None:
+        parts.append("not graded (the grader failed; re-run to retry)")
+    elif result.problem:
+        parts.append(f"refused: {next(n['detail'] for n in result.notes if n.get('kind') == 'refused')}")
+    return "; ".join(parts)
+
+
+def grades_csv(results: list[SubmissionResult], exercise_ids: tuple[str, ...], missing: list[str] = (),
+               handed_in: dict[str, str] | None = None) -> str:
+    """student, score, max_score, one column per exercise, note; one row per student, sorted by student.
+
+    ``missing`` students (the grader failed on them) get a row with empty cells; ``handed_in``: for a student
+    with two hand-ins, which one was graded (:meth:`Entry.duplicates`), put in the note.
     """
+    handed_in = handed_in or {}
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "score", "max_score", *exercise_ids])
+    writer.writerow(["student", "score", "max_score", *exercise_ids, "note"])
     rows = {r.student: r for r in results}
     for student in sorted(set(rows) | set(missing)):
         result = rows.get(student)
         if result is None:
-            writer.writerow([student, "", "", *([""] * len(exercise_ids))])
+            writer.writerow([student, "", "", *([""] * len(exercise_ids)), note(None, handed_in, student)])
             continue
         scores = {e.exercise: number(e.score) for e in result.exercises}
         writer.writerow([student, number(result.score), number(result.max_score),
-                         *(scores.get(ex, "") for ex in exercise_ids)])
+                         *(scores.get(ex, "") for ex in exercise_ids), note(result, handed_in, student)])
     return buffer.getvalue()
 
 
 def class_summary(results: list[SubmissionResult], exercise_ids: tuple[str, ...], errors: dict[str, str],
-                  warnings: list[str]) -> dict:
+                  warnings: list[str], handed_in: dict[str, str] | None = None) -> dict:
+    counted = graded(results)
     per_exercise = []  # a list, in curriculum order (the JSON's keys are sorted)
     for ex in exercise_ids:
-        rows = [e for r in results for e in r.exercises if e.exercise == ex]
+        rows = [e for r in counted for e in r.exercises if e.exercise == ex]
         per_exercise.append({
             "exercise": ex,
             "mean": number(sum(e.score for e in rows) / len(rows)) if rows else 0,
@@ -56,28 +77,29 @@ def class_summary(results: list[SubmissionResult], exercise_ids: tuple[str, ...]
     ranked = sorted(mistakes.items(), key=lambda item: (-item[1], item[0]))[:TOP_MISTAKES]
     broken = Counter(f"{c.exercise}.{c.name}" for r in results for e in r.exercises for c in e.checks
                      if c.status == GRADER_ERROR)
-    total = [r.score for r in results]
+    total = [r.score for r in counted]
     return {
         "students": len(results) + len(errors),
-        "graded": sum(not r.problem for r in results),  # a refused hand-in is not graded, though it scores 0
+        "graded": len(counted),
+        "refused": len(results) - len(counted),  # listed under problems; they score 0 in grades.csv
         "mean_score": number(sum(total) / len(total)) if total else 0,
         "max_score": number(max((r.max_score for r in results), default=0)),
         "exercises": per_exercise,
         "mistakes": [{"exercise": ex, "mistake": m, "students": n} for (ex, m), n in ranked],
         "unnamed": shared_unnamed(results),
-        "problems": problems(results, errors),
+        "problems": problems(results, errors, handed_in or {}),
         "grader_errors": [{"check": name, "students": n} for name, n in sorted(broken.items())],
         "warnings": list(warnings),
     }
 
 
-def problems(results: list[SubmissionResult], errors: dict[str, str]) -> list[dict]:
+def problems(results: list[SubmissionResult], errors: dict[str, str], handed_in: dict[str, str]) -> list[dict]:
     """Every submission with a problem, one row per problem: student, kind, detail (capped), sorted by student.
 
     Kinds: refused, skipped (entries of the hand-in), import_error, missing_module, timeout, too_slow,
-    output_truncated, and not_graded (the grader failed; a re-run retries).
+    output_truncated, not_graded (the grader failed; a re-run retries) and handed_in_twice (which was graded).
     """
-    rows = []
+    rows = [{"student": s, "kind": "handed_in_twice", "detail": line} for s, line in handed_in.items()]
     for result in results:
         notes = result.notes or ([{"kind": "refused", "detail": result.problem}] if result.problem else [])
         rows += [{"student": result.student, "kind": str(n.get("kind", "")), "detail": str(n.get("detail", ""))[:300]}
@@ -88,7 +110,9 @@ def problems(results: list[SubmissionResult], errors: dict[str, str]) -> list[di
 
 
 def summary_text(summary: dict) -> str:
-    lines = [f"{summary['graded']} of {summary['students']} submissions graded; "
+    refused = summary.get("refused", 0)
+    counted = f" ({refused} refused: listed below, not in the figures)" if refused else ""
+    lines = [f"{summary['graded']} of {summary['students']} submissions graded{counted}; "
              f"mean {summary['mean_score']:.1f}/{summary['max_score']:g}", "",
              f"{'exercise':<18}{'mean':>8}{'max':>7}{'full marks':>12}"]
     for row in summary["exercises"]:
@@ -115,19 +139,21 @@ def summary_text(summary: dict) -> str:
 
 
 def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[str, ...],
-              errors: dict[str, str], warnings: list[str], *, pictures: bool = True) -> str:
+              errors: dict[str, str], warnings: list[str], *, pictures: bool = True,
+              handed_in: dict[str, str] | None = None) -> str:
     """Write grades.csv, summary.json, report.html (:mod:`attnkit.report`), summary.txt (and, with ``pictures``,
-    the PNGs of attnkit.show.class_summary); returns the text."""
+    the PNGs of attnkit.show.class_summary); returns the text. ``handed_in``: student -> which of their two
+    hand-ins was graded."""
     from attnkit.report import write_report
     from attnkit.show.class_summary import write_pictures  # imports matplotlib only when it is installed
 
     files = (Path(out) / "grades.csv", Path(out) / "summary.json")
     before = [_contents(path) for path in files]
-    atomic.write_text(files[0], grades_csv(results, exercise_ids, list(errors)))
-    summary = class_summary(results, exercise_ids, errors, warnings)
+    atomic.write_text(files[0], grades_csv(results, exercise_ids, list(errors), handed_in))
+    summary = class_summary(results, exercise_ids, errors, warnings, handed_in)
     atomic.write_json(files[1], summary)
     unchanged = None not in before and before == [_contents(path) for path in files]
-    drawn = write_pictures(Path(out), results, summary, reuse=unchanged) + "\n" if pictures else ""
+    drawn = write_pictures(Path(out), graded(results), summary, reuse=unchanged) + "\n" if pictures else ""
     text = summary_text(summary) + "\n" + drawn
     write_report(Path(out), results, summary, exercise_ids)
     atomic.write_text(Path(out) / "summary.txt", text)

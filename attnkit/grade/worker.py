@@ -21,6 +21,8 @@ from . import gradescope_results, records
 from .submissions import Entry, SubmissionProblem, extract_zip, package_root, stage_folder
 
 GRADED, REFUSED, FAILED = "graded", "refused", "error"
+REFUSAL = ("refused: {reason}. Hand in the zip `attnkit pack` writes in your attnkit folder (your exercise modules "
+           "and nothing else)")
 
 _zygote = None
 _current = None  # a queue the parent reads to show who is being graded
@@ -101,7 +103,7 @@ def _grade(entry: Entry, exercise_ids: tuple[str, ...]):
         unpacked.mkdir()
         try:
             if entry.kind == "symlink":
-                raise SubmissionProblem(f"refused: {entry.path.name} is a symbolic link; hand in a folder or a .zip")
+                raise SubmissionProblem(f"{entry.path.name} is a symbolic link")
             intake = extract_zip(entry.path, unpacked) if entry.kind == "zip" else stage_folder(entry.path, unpacked)
             root = package_root(unpacked)
         except SubmissionProblem as problem:
@@ -135,8 +137,10 @@ def _letters(filename: str) -> str:
     return "".join(c for c in stem.lower() if c.isalnum() or c == "_").rstrip("0123456789_")
 
 
-def refused(student: str, problem: str, exercise_ids: tuple[str, ...]):
-    """Every check failed with the submission's problem as the message (so max_score stays right)."""
+def refused(student: str, reason: str, exercise_ids: tuple[str, ...]):
+    """Every check failed with the refusal (:data:`REFUSAL`) as the message (so max_score stays right); the
+    instructor's note holds the ``reason`` alone (its kind already says refused)."""
+    problem = REFUSAL.format(reason=reason)
     from grader.results import FAILED as CHECK_FAILED
     from grader.results import CheckResult, ExerciseResult, SubmissionResult
     from grader.runner import discover
@@ -144,7 +148,7 @@ def refused(student: str, problem: str, exercise_ids: tuple[str, ...]):
     exercises = [ExerciseResult(ex, [CheckResult(ex, s.name, s.title, s.task, 0.0, s.points, CHECK_FAILED,
                                                  message=problem, visibility=s.visibility) for s in discover(ex)])
                  for ex in exercise_ids]
-    return SubmissionResult(student, exercises, problem=problem, notes=[{"kind": "refused", "detail": problem}])
+    return SubmissionResult(student, exercises, problem=problem, notes=[{"kind": "refused", "detail": reason}])
 
 
 def _normalize(result) -> None:

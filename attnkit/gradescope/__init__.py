@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.usage = USAGE
     verbs = parser.add_subparsers(dest="gradescope_verb", required=True, metavar="{build,run}", prog=parser.prog)
     build = verbs.add_parser("build", help="write the autograder zip")
-    build.add_argument("-o", "--output", required=True, metavar="ZIP")
+    build.add_argument("-o", "--output", required=True, metavar="ZIP",
+                       help="the autograder zip to write (refused if it exists, unless --force)")
     build.add_argument("--force", action="store_true", help="replace the zip if it exists")
     add_exercises_argument(build)
     run = verbs.add_parser("run", help="grade ROOT/submission into ROOT/results/results.json (run_autograder)")

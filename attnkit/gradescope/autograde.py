@@ -26,6 +26,8 @@ NO_SUBMISSION = "attnkit gradescope run: no submission folder at {path} (is --ro
 GRADER_FAILED = "attnkit gradescope run: the grader failed (status {status}); no results.json was written"
 INVALID = "attnkit gradescope run: the results do not match Gradescope's results.json format: {error}"
 DONE = "attnkit gradescope run: {score:g}/{max_score:g}; wrote {path}"
+# the first line of the log: which code grades (the bundle's wheel, never a checkout the script was started in)
+GRADING_WITH = "attnkit gradescope run: attnkit {version} from {folder}; course: {count} exercises, {points:g} points"
 # Lines of `attnkit grade` about its class files (a temporary folder here) and the summary PNGs (never
 # drawn here): they do not apply on Gradescope, so they stay out of its log.
 NOT_ON_GRADESCOPE = "wrote "  # the closing line of attnkit grade names its temporary output folder
@@ -63,11 +65,15 @@ def run(root: Path, timeout: float = 10.0, memory_mb: int = 2048, out=None) -> i
     """Grade ``root/submission`` into ``root/results/results.json``; returns the exit status."""
     import sys
 
+    import attnkit
     from attnkit import atomic
     from attnkit.grade import main as grade
     from attnkit.grade import records
+    from grader import curriculum
 
     out = out or sys.stdout
+    print(GRADING_WITH.format(version=attnkit.__version__, folder=Path(attnkit.__file__).resolve().parent.parent,
+                              count=len(curriculum.ids()), points=curriculum.total_points()), file=out)
     submission = Path(root) / "submission"
     if not submission.is_dir():
         print(NO_SUBMISSION.format(path=submission), file=out)

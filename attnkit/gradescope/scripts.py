@@ -24,10 +24,11 @@ fi
 python3 -m venv "$$ROOT/$venv"
 "$$ROOT/$venv/bin/python" -m pip install --upgrade pip
 "$$ROOT/$venv/bin/python" -m pip install "./$wheel"
-"$$ROOT/$venv/bin/python" -c "import attnkit, grader, solutions, numpy; print('attnkit', attnkit.__version__, 'ready')"
+"$$ROOT/$venv/bin/python" -I -c \
+  "import attnkit, grader, solutions, numpy; print('attnkit', attnkit.__version__, 'ready')"
 # Student children run as user nobody: the reference and the checks are not theirs to read
 # (a second layer under Landlock and the audit hook; see SECURITY.md).
-SITE="$$("$$ROOT/$venv/bin/python" -c \
+SITE="$$("$$ROOT/$venv/bin/python" -I -c \
   "import os, solutions; print(os.path.dirname(os.path.dirname(solutions.__file__)))")"
 chmod -R o-rwx "$$SITE/solutions" "$$SITE/grader"
 "$$ROOT/$venv/bin/python" "$$SITE/grader/sandbox/landlock.py" || true   # says whether the kernel confines children
@@ -39,7 +40,8 @@ RUN_AUTOGRADER = Template('''#!/usr/bin/env bash
 set -euo pipefail
 ROOT="$${ATTNKIT_GRADESCOPE_ROOT:-/autograder}"
 PYTHON="$${ATTNKIT_PYTHON:-$$ROOT/$venv/bin/python}"
-exec "$$PYTHON" -m attnkit gradescope run --root "$$ROOT" --timeout $timeout --memory-mb $memory_mb
+# -I (isolated): the folder it runs from and PYTHONPATH never come before the installed attnkit
+exec "$$PYTHON" -I -m attnkit gradescope run --root "$$ROOT" --timeout $timeout --memory-mb $memory_mb
 ''')
 
 

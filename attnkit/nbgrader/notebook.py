@@ -2,8 +2,8 @@
 
 Layout, top to bottom:
 
-1. read-only Markdown: the seed's explanation (our summary, verbatim quotes, the citation),
-   the exercise module's docstring and how the notebook is graded;
+1. read-only Markdown: our summary of the exercise, the exercise module's docstring (with its
+   reading: papers and books by title and year) and how the notebook is graded;
 2. read-only code: the imports the solution module uses;
 3. for an exercise that builds on earlier ones (attention uses softmax and apply_mask):
    one answer cell per earlier definition, where students paste their own version. They
@@ -84,14 +84,10 @@ def points(notebook: dict) -> float:
 
 def _intro(code: ExerciseCode, order: tuple[str, ...]) -> str:
     exercise = code.exercise
-    explanation = exercise.explanation
-    quotes = "\n\n".join(f"> {q.text}\n>\n> ({q.file}, \"{q.section}\")" for q in explanation.quotes)
     return "\n\n".join([
         f"# {order.index(exercise.id) + 1}. {exercise.title}",
         f"*attnkit self-attention course: exercise `{exercise.id}`, {order.index(exercise.id) + 1} of {len(order)}.*",
-        explanation.summary,
-        quotes,
-        f"Source documents: {exercise.source}.",
+        exercise.explanation.summary,
         "## What you build\n\n" + _rst_to_markdown(code.docstring),
         GRADING_NOTE.format(module=exercise.module),
     ])
@@ -120,9 +116,9 @@ def _task_text(exercise: curriculum.Exercise, part) -> str:
         function, _, aspect = task.name.partition(" ")
         lines.append(f"No new code: the checks of this task test your `{function}` again"
                      + (f", for its {aspect}." if aspect else "."))
-    lines += ["", "<details><summary>Hints: open when stuck, one at a time</summary>", ""]
-    lines += [f"{number}. {hint}" for number, hint in enumerate(task.hints, start=1)]
-    lines += ["", "</details>"]
+    lines += ["", "Hints, from a nudge to nearly a recipe: open one at a time, only when stuck."]
+    for number, hint in enumerate(task.hints, start=1):  # each in its own fold, so opening one shows only it
+        lines += ["", f"<details><summary>Hint {number}</summary>", "", hint, "", "</details>"]
     return "\n".join(lines)
 
 

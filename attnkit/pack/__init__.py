@@ -2,7 +2,8 @@
 
 It holds ``exercises/<module>.py`` for every exercise module of the learning path found in
 ``--impl`` (default ``./exercises``) and nothing else: no ``.venv``, no ``__pycache__``, no
-notes or data. Written atomically; an existing zip is replaced only with ``--force``.
+notes or data. Written atomically; an existing zip is replaced only with ``--force``. It then says
+which modules do not import and which functions are still stubs (``health.py``); the zip is written anyway.
 """
 from __future__ import annotations
 
@@ -17,7 +18,12 @@ EXISTS = "attnkit pack: {path} already exists; pass --force to replace it, or ch
 NOT_ZIP = "attnkit pack: {path}: the hand-in is a .zip; name it something.zip"
 INSIDE = "attnkit pack: {path} is inside {impl}; write the zip somewhere else (the default is ./submission.zip)"
 CANNOT_WRITE = "attnkit pack: cannot write {path} ({reason}); choose a file in a folder you can write to with -o"
-PACKED = "wrote {path}: {modules} ({count} of {total} exercise modules{missing}). Hand in this file."
+PACKED = "wrote {path}: {modules} ({count} of {total} exercise modules{missing})."
+READY = "Hand in this file."
+BROKEN = "  {module}.py does not import, so every check of it scores 0: {reason}"
+STUBS = "  {module}.py still raises the stub's NotImplementedError in {names}"
+NOT_READY = ("Written anyway. Fix these (attnkit check shows what is wrong) and run attnkit pack --force again, "
+             "or hand in this file as it is.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,10 +57,14 @@ def main(impl: str | Path = "exercises", output: str | Path = DEFAULT_OUTPUT, fo
     out = out or sys.stdout
     from attnkit import atomic
     from attnkit.archive import zip_bytes
+    from attnkit.arguments import exercises_folder
     from grader import curriculum
     from grader.runner import modules_dir_of
 
-    impl, output = Path(impl), Path(output)
+    found = exercises_folder(impl)
+    if found != Path(impl) and str(output) == DEFAULT_OUTPUT:  # run from inside the attnkit folder's subfolders
+        output = found.parent / DEFAULT_OUTPUT  # beside exercises/, where it is written from the attnkit folder
+    impl, output = found, Path(output)
     if not impl.is_dir():
         return _refuse(NO_IMPL.format(path=impl))
     impl = modules_dir_of(impl)
@@ -75,6 +85,16 @@ def main(impl: str | Path = "exercises", output: str | Path = DEFAULT_OUTPUT, fo
     absent = [m for m in every if f"exercises/{m}.py" not in entries]
     print(PACKED.format(path=output, modules=", ".join(sorted(entries)), count=len(entries), total=len(every),
                         missing=f"; missing: {', '.join(absent)}" if absent else ""), file=out)
+    from .health import examine
+
+    packed = {e.id: e.module for e in curriculum.exercises() if f"exercises/{e.module}.py" in entries}
+    health = examine(impl, packed)
+    for module in packed.values():
+        if module in health.broken:
+            print(BROKEN.format(module=module, reason=health.broken[module]), file=out)
+        elif module in health.stubs:
+            print(STUBS.format(module=module, names=", ".join(health.stubs[module])), file=out)
+    print(NOT_READY if health.broken or health.stubs else READY, file=out)
     return 0
 
 

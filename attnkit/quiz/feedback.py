@@ -42,7 +42,14 @@ def read(path: Path, known) -> list[str]:
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise FeedbackError(f"{path} is not JSON ({error}); give the <student>.json that attnkit grade wrote, "
                             "or a Gradescope results.json") from None
-    if not isinstance(data, dict) or not ("exercises" in data or "tests" in data):
-        raise FeedbackError(f"{path} is JSON but not graded feedback (no 'exercises' or 'tests'); give the "
-                            "<student>.json that attnkit grade wrote, or a Gradescope results.json")
+    if not graded(data):
+        raise FeedbackError(f"{path} is JSON but not graded feedback of one student (a class's summary.json, say); "
+                            "give the <student>.json that attnkit grade wrote, or a Gradescope results.json")
     return mistakes_in(data, known)
+
+
+def graded(data) -> bool:
+    """One student's graded feedback: a record of attnkit grade (its ``student`` and ``exercises``), or
+    Gradescope tests with a score or status (a class's summary.json has ``exercises`` too, and no ``student``)."""
+    record = isinstance(data, dict) and isinstance(data.get("student"), str) and isinstance(data.get("exercises"), list)
+    return record or any(isinstance(t, dict) and ("score" in t or "status" in t) for t in _listed(data, "tests"))

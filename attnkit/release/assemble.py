@@ -105,14 +105,18 @@ def write_recording(folder: Path, sources: Sources, specs: list) -> tuple[int, t
 def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple[str, ...]) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for path in sorted(sources.grader.iterdir()):
-        if path == curriculum.PATH and chosen != curriculum.ids():
-            (target / path.name).write_text(curriculum.subset_text(chosen), encoding="utf-8")
+        if path == curriculum.PATH:  # the course's exercises, without the maintainers' notes on the seeds
+            (target / path.name).write_text(curriculum.subset_text(chosen, for_students=True), encoding="utf-8")
         elif path.is_file() and path.suffix in (".yaml", ".json", ".npz"):   # .npz: the shipped tiny GPT-2
             shutil.copyfile(path, target / path.name)
         elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:
             if not leaks.solution_imports(path.read_text(encoding="utf-8")):
                 shutil.copyfile(path, target / path.name)
     (target / "reference.py").write_text(generate.REFERENCE_MODULE, encoding="utf-8")
+    from grader import signatures
+
+    names = {curriculum.get(e).module: signatures.of_module(curriculum.get(e).module) for e in chosen}
+    (target / signatures.RECORDED.name).write_text(json.dumps(names, indent=1, sort_keys=True), encoding="utf-8")
     for source in REPLAY_SOURCES:
         shutil.copyfile(source, target / source.name)
     copy_tree(sources.grader / "sandbox", target / "sandbox")

@@ -102,11 +102,13 @@ def readme(exercises: list[tuple[str, str, float, int]], hidden_checks: int, hid
     attention = next(((points, count) for e, _, points, count in exercises if e == "attention"), (0, 0))
     watch = ("attnkit watch                 # re-run the checks of what you change, each time you save\n"
              if "watch" in verbs else "")
+    from grader import printed
     from grader.mistakes import all_mistakes
 
     example = all_mistakes()[EXAMPLE_MISTAKE]
     text = Template(README_TEMPLATE.read_text(encoding="utf-8")).substitute(
         looks_like=example.looks_like, hint=example.hint, table=table, public_checks=sum(e[3] for e in exercises),
         public_points=f"{sum(e[2] for e in exercises):g}", graded=graded, watch=watch,
-        attention_points=f"{attention[0]:g}", attention_checks=attention[1])
+        attention_points=f"{attention[0]:g}", attention_checks=attention[1], printed_lines=printed.SHOWN_LINES,
+        printed_mark=printed.MARK.strip())
     return text + gpt_section(verbs, {e[0] for e in exercises})

@@ -192,7 +192,8 @@ def _position_ticks(ax, n: int) -> None:
 
 
 def alibi_figure(example: AlibiExample):
-    """One heatmap of ``bias[h]`` per head, the slope in each title, one colour scale for all heads.
+    """One heatmap of ``bias[h]`` per head, the slope in each title, each head on its own colour scale (on a
+    shared scale, the shallow heads' small penalties would all look like zero).
 
     Parameters
     ----------
@@ -208,19 +209,19 @@ def alibi_figure(example: AlibiExample):
     rows, columns = grid(heads)
     figure = new_figure(*heatmap_grid_size(n, heads, numbered=True))
     axes = figure.subplots(rows, columns, squeeze=False)
-    bottom = float(example.bias.min()) if n > 1 else -1.0  # one position: all zeros, still a valid scale
     for h, ax in enumerate(axes.flat):
         if h >= heads:
             ax.set_axis_off()
             continue
+        bottom = float(example.bias[h].min()) if n > 1 else -1.0  # one position: all zeros, still a valid scale
         image = ax.imshow(example.bias[h], cmap=ATTENTION_CMAP, vmin=bottom, vmax=0.0, interpolation="nearest")
         ax.set_title(f"head {h + 1}: slope {example.slope_label(h)}", fontsize=10)
         _position_ticks(ax, n)
         _label_outer(ax, h, heads, "query position i", "key position j")
-    colourbar = figure.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, aspect=40)
-    colourbar.set_label("bias added to the scaled score (0: no penalty)", fontsize=9)
-    figure.suptitle(f"ALiBi bias[h, i, j] = -slope[h] * |i - j|, {heads} head{'s' if heads > 1 else ''}, "
-                    f"{n} position{'s' if n > 1 else ''}\nsteep heads look near, shallow heads look far", fontsize=10)
+        figure.colorbar(image, ax=ax, shrink=0.8).ax.tick_params(labelsize=7)
+    figure.suptitle(f"ALiBi bias[h, i, j] = -slope[h] * |i - j| added to the scaled scores (0: no penalty), "
+                    f"{heads} head{'s' if heads > 1 else ''}, {n} position{'s' if n > 1 else ''}\n"
+                    "each head on its own colour scale: steep heads look near, shallow heads look far", fontsize=10)
     return figure
 
 

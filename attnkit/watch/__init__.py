@@ -54,12 +54,13 @@ def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float 
          rounds: int | None = None, sleep: Callable[[float], None] = time.sleep) -> int:
     """Watch ``impl``; ``rounds`` (for tests) stops after that many polls."""
     out = out or sys.stdout
+    from attnkit.arguments import exercises_folder
     from attnkit.check import NO_IMPL, check_and_report
     from grader import curriculum
     from grader.runner import modules_dir_of
     from grader.sandbox.child import Limits, Zygote
 
-    folder = Path(impl)
+    folder = exercises_folder(impl)
     if not folder.is_dir():
         print(NO_IMPL.format(path=folder).replace("attnkit check", "attnkit watch"), file=sys.stderr)
         return 2

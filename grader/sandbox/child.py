@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -21,9 +20,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import printed as printed_output
 from . import errors, standin, wire
 from .launch import Launched, launch
-from .proxy import Implementation, called, sibling_note, student_error
+from .proxy import MISSING_MODULE, Implementation, called, import_failure, student_error
 from .runtime import LENT_CLASSES
 from .workspace import Workspace
 
@@ -229,6 +229,7 @@ class ChildTransport:
         self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
         self.output = workspace.output_file(exercise)
+        self.output_seen = 0        # bytes of it already shown (own_output)
         self.dead = False           # the child died after its module imported: the runner starts a new one
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
         self.pid, self.sock = None, None
@@ -354,15 +355,13 @@ class ChildTransport:
         if info["import"] and op == "import" and not info["not_implemented"]:
             where = f" ({info['where']})" if info["where"] else ""
             self._note_import(info, where)
-            raise errors.StudentImportFailed(f"could not import your {self.module}.py: {info['type']}: "
-                                             f"{info['message']}{where}{sibling_note(info['sibling'])}",
-                                             call=call, exercise=self.exercise, sibling=info["sibling"])
+            message, sibling = import_failure(info, self.module, where)
+            raise errors.StudentImportFailed(message, call=call, exercise=self.exercise, sibling=sibling)
         raise student_error(info, call=call, exercise=self.exercise, function=called(target))
 
     def _note_import(self, info: dict, where: str) -> None:
         """A module that is missing or does not import; not the modules that only fail through it."""
-        missing = info["type"] == "ModuleNotFoundError" and re.match(r"No module named 'submission\.(\w+)'",
-                                                                      info["message"])
+        missing = info["type"] == "ModuleNotFoundError" and MISSING_MODULE.match(info["message"])
         if missing and missing.group(1) == self.module:
             self._note("missing_module", f"{self.module}.py")
         elif not missing and not info["sibling"]:
@@ -423,6 +422,13 @@ class ChildTransport:
         if peak is not None and self.baseline_kib is not None:
             self.kernel_memory = KernelMemory(held_before=max(before - self.baseline_kib, 0) * 1024,
                                               growth=max(peak - before, 0) * 1024)
+
+    def own_output(self) -> tuple[str, int]:
+        """What the student's code printed in this child since the last call of this method (bounded, see
+        ``grader.printed``), and how many bytes that was."""
+        text, size = printed_output.read(self.output, self.output_seen)
+        self.output_seen += size
+        return text, size
 
     def printed(self) -> str:
         try:

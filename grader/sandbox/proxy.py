@@ -7,9 +7,11 @@ trusted code, map the student's failures to :mod:`grader.sandbox.errors`.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from ..compare import restate
+from ..signatures import method_parameters, parameters
 from . import errors
 from .wire import Handle
 
@@ -24,9 +26,31 @@ class Transport(Protocol):
     def close(self) -> None: ...  # release the student's side (a no-op for in-process transports)
 
 
-def sibling_note(sibling: str) -> str:
-    """The line that blames another exercise's module (empty when there is none)."""
-    return f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first" if sibling else ""
+def sibling_note(sibling: str, not_implemented: bool = False) -> str:
+    """The line that blames another exercise's module (empty when there is none); ``grader.blame`` replaces
+    it when that exercise passes its own checks (the caller is at fault then)."""
+    if not sibling:
+        return ""
+    if not_implemented:
+        return f"\n  finish exercise {sibling} first"
+    return f"\n  the error came from your {sibling}.py (exercise {sibling}); fix that exercise first"
+
+
+MISSING_MODULE = re.compile(r"No module named 'submission\.(\w+)'")  # a module of the submission, not there
+
+
+def import_failure(info: dict, module: str, where: str) -> tuple[str, str]:
+    """(the message, the other module at fault or "") for ``module`` that did not import; a missing file is named
+    as such (never the package path the sandbox imports it under)."""
+    missing = MISSING_MODULE.match(info["message"]) if info["type"] == "ModuleNotFoundError" else None
+    if missing and missing.group(1) == module:
+        return (f"there is no {module}.py in your folder: it belongs beside your other exercise modules, named "
+                f"exactly {module}.py"), ""
+    if missing:
+        other = missing.group(1)
+        return f"your {module}.py imports {other}, and there is no {other}.py in your folder{where}", other
+    return (f"could not import your {module}.py: {info['type']}: {info['message']}{where}"
+            f"{sibling_note(info['sibling'])}", info["sibling"])
 
 
 def called(target: dict) -> str:
@@ -43,8 +67,8 @@ def student_error(info: dict, *, call: str, exercise: str, function: str = "") -
         detail = f": {info['message']}" if info.get("message") else ""
         if sibling:
             return errors.StudentNotImplemented(
-                f"{call} stopped: it uses your {sibling}.py, which is not implemented yet (NotImplementedError{detail})"
-                f"\n  finish exercise {sibling} first", call=call, exercise=exercise, sibling=sibling)
+                f"{call} stopped: it uses your {sibling}.py, which raised NotImplementedError{detail}"
+                f"{sibling_note(sibling, not_implemented=True)}", call=call, exercise=exercise, sibling=sibling)
         return errors.StudentNotImplemented(f"{call} is not implemented yet (NotImplementedError{detail}){note}",
                                             call=call, exercise=exercise, sibling=sibling)
     if info.get("memory"):
@@ -94,16 +118,17 @@ class RemoteMethod:
     """``obj.name`` of a :class:`RemoteObject` whose class defines ``name`` as a function: calling it sends
     one ``call`` request that fetches the attribute and calls it on the student's side."""
 
-    __slots__ = ("_transport", "_target", "_label")
+    __slots__ = ("_transport", "_target", "_label", "_names")
 
     def __init__(self, transport: Transport, handle: Handle, name: str, label: str):
         self._transport = transport
         self._target = {"handle": handle.id, "method": name}
         self._label = label
+        self._names = method_parameters(handle.type_name, name)
 
     def __call__(self, *args, **kwargs):
         value = self._transport.request("call", self._target, unwrap(args), {k: unwrap(v) for k, v in kwargs.items()},
-                                        call=restate(self._label, args, kwargs))
+                                        call=restate(self._label, args, kwargs, self._names))
         return wrap(self._transport, value, f"{self._label}()")
 
     def __repr__(self) -> str:
@@ -164,7 +189,7 @@ class FunctionProxy:
         self._name = name
 
     def __call__(self, *args, **kwargs):
-        call = restate(self._name, args, kwargs)  # the call restated with its argument shapes
+        call = restate(self._name, args, kwargs, parameters(self._module, self._name))  # with names and shapes
         value = self._transport.request("call", {"module": self._module, "name": self._name},
                                         unwrap(args), {k: unwrap(v) for k, v in kwargs.items()}, call=call)
         return wrap(self._transport, value, self._name)

@@ -53,7 +53,7 @@ def test_a_broken_sibling_is_named(tmp_path):
     assert "TODO  softmax" in text and "FAIL  attention" in text
     (line,) = [line for line in text.splitlines() if line.startswith("attention:")]
     assert line.startswith("attention: blocked by exercise softmax, fix it first: ")
-    assert "it uses your softmax.py, which is not implemented yet" in line
+    assert "it uses your softmax.py, which raised NotImplementedError" in line
     assert "attention, task" not in text
 
 
@@ -153,11 +153,17 @@ def test_the_predict_first_gate_holds_an_exercise_until_its_predictions_are_righ
     monkeypatch.setenv(check.PREDICT_GATE, "1")
     out = io.StringIO()
     assert check.main(["softmax", "masking"], ROOT / "solutions", out=out) == 1
-    text = out.getvalue()
-    assert "softmax: not checked yet" in text and "attnkit quiz --exercise softmax" in text
-    assert "PASS  softmax" not in text
+    lines = out.getvalue().splitlines()
+    points = {e: f"{curriculum.get(e).points:g}" for e in ("softmax", "masking")}
+    assert lines[:2] == [f"WAIT  {e:<18} {'-':>5}/{points[e]:<5} not checked yet: predict first"
+                         for e in ("softmax", "masking")]  # in the table, in order, unchecked
+    both = curriculum.total_points(("softmax", "masking"))
+    assert lines[2].split()[:2] == ["total", f"0/{both:g}"]
+    waiting = [line for line in lines if "waiting for your predictions" in line]
+    assert waiting == [lines[-1]] and lines[-1].startswith("softmax, masking: waiting")  # one line, not one each
+    assert "attnkit quiz --exercise softmax" in lines[-1] and "PASS" not in out.getvalue()
     monkeypatch.setattr(gate, "passed", lambda exercise, **_: exercise == "softmax")
     out = io.StringIO()
     assert check.main(["softmax", "masking"], ROOT / "solutions", out=out) == 1
     text = out.getvalue()
-    assert "PASS  softmax" in text and "masking: not checked yet" in text and "softmax: not checked" not in text
+    assert "PASS  softmax" in text and "WAIT  masking" in text and "\nmasking: waiting for your predictions" in text

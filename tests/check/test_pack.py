@@ -75,3 +75,36 @@ def test_missing_modules_are_named_and_the_cli_runs_it(tmp_path, capsys, monkeyp
     assert cli.main(["pack"]) == 0
     assert "missing: gqa" in capsys.readouterr().out
     assert "exercises/gqa.py" not in zipfile.ZipFile(folder / "submission.zip").namelist()
+
+
+def test_pack_names_broken_modules_and_stubs_and_still_writes(tmp_path):
+    folder = tmp_path / "mine"
+    shutil.copytree(ROOT / "exercises", folder / "exercises", ignore=shutil.ignore_patterns("__pycache__"))
+    for module in ("softmax", "masking", "attention"):
+        shutil.copyfile(ROOT / "solutions" / f"{module}.py", folder / "exercises" / f"{module}.py")
+    with open(folder / "exercises" / "masking.py", "a") as handle:
+        handle.write("\ndef broken(:\n")
+    out = io.StringIO()
+    assert pack.main(folder / "exercises", tmp_path / "ada.zip", out=out) == 0
+    assert sorted(zipfile.ZipFile(tmp_path / "ada.zip").namelist()) == MODULES  # written all the same
+    lines = out.getvalue().splitlines()
+    assert any(line.startswith("  masking.py does not import") and "SyntaxError" in line for line in lines)
+    assert not any(line.startswith(("  softmax.py", "  attention.py")) for line in lines)  # attention only imports it
+    stub = "  kv_cache.py still raises the stub's NotImplementedError in KVCache.__init__, KVCache.append"
+    assert any(line.startswith(stub) for line in lines)
+    assert lines[-1] == pack.NOT_READY
+
+
+def test_pack_of_finished_work_says_hand_it_in(tmp_path):
+    out = io.StringIO()
+    assert pack.main(_student(tmp_path) / "exercises", tmp_path / "ada.zip", out=out) == 0
+    assert out.getvalue().splitlines()[1:] == [pack.READY]
+
+
+def test_stub_functions_read_the_source_only():
+    from attnkit.pack.health import stub_functions
+
+    source = ("class C:\n    def f(self):\n        raise NotImplementedError('implement C.f: ...')\n"
+              "def g():\n    raise NotImplementedError('not for this dtype')\ndef h(:\n")
+    assert stub_functions(source) == ()  # a syntax error: no stubs claimed (import reports it)
+    assert stub_functions(source.replace("def h(:\n", "")) == ("C.f",)  # the student's own NotImplementedError is not

@@ -44,7 +44,7 @@ def test_grade_scores_the_course_only(course_file, tmp_path):
     attnkit("grade", submissions, "--out", tmp_path / "out", "--jobs", "1", "--no-progress", "--exercises", course_file)
     rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open()))
     total = curriculum.total_points(COURSE)
-    assert list(rows[0]) == ["student", "score", "max_score", *COURSE]
+    assert list(rows[0]) == ["student", "score", "max_score", *COURSE, "note"]
     assert {row["student"]: (float(row["score"]), float(row["max_score"])) for row in rows} == {
         "alice": (total, total), "bob": (0, total)}
     assert [e["exercise"] for e in json.loads((tmp_path / "out" / "summary.json").read_text())["exercises"]] == \

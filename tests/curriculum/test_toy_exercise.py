@@ -63,7 +63,7 @@ def test_grade_gives_it_a_column(project, tmp_path):
     run(project, "-m", "attnkit", "grade", str(submissions), "--out", str(tmp_path / "out"), "--jobs", "1",
         "--no-progress")
     header, alice = (tmp_path / "out" / "grades.csv").read_text().splitlines()
-    assert header.endswith(f",{TOY}") and alice.endswith(",3")
+    assert header.endswith(f",{TOY},note") and alice.endswith(",3,")
     assert json.loads((tmp_path / "out" / "alice.json").read_text())["score"] == float(alice.split(",")[1])
 
 

@@ -32,18 +32,18 @@ def test_grades_csv_exact(graded):
     maxima, _ = full_marks(graded["out"])
     total = sum(max_points().values())
     lines = (graded["out"] / "grades.csv").read_text().splitlines()
-    assert lines[0] == ",".join(["student", "score", "max_score", *curriculum.ids()])
+    assert lines[0] == ",".join(["student", "score", "max_score", *curriculum.ids(), "note"])
     assert lines[0].split(",")[3:10] == ["softmax", "masking", "attention", "multihead", "positional", "kv_cache",
                                          "tiled_attention"]
     rows = {line.split(",")[0]: line for line in lines[1:]}
     assert [line.split(",")[0] for line in lines[1:]] == ["alice", "bob", "carol", "dave", "eve", "frank"]
     for student in FULL:
         assert rows[student] == ",".join([student, fmt(sum(maxima.values())), fmt(total),
-                                          *(fmt(maxima[e]) for e in curriculum.ids())])
+                                          *(fmt(maxima[e]) for e in curriculum.ids()), ""])
     for student in ZERO:
-        assert rows[student] == ",".join([student, "0", fmt(total), *("0" for _ in curriculum.ids())])
+        assert rows[student] == ",".join([student, "0", fmt(total), *("0" for _ in curriculum.ids()), ""])
     carol = next(csv.DictReader(lines))  # header check via DictReader too
-    assert set(carol) == {"student", "score", "max_score", *curriculum.ids()}
+    assert set(carol) == {"student", "score", "max_score", *curriculum.ids(), "note"}
     carol = {r["student"]: r for r in csv.DictReader(lines)}["carol"]
     assert carol["softmax"] == "0" and carol["masking"] == fmt(maxima["masking"])
     assert float(carol["score"]) < total

@@ -3,8 +3,9 @@
 bundled wheel and writes a results.json that validates against the documented format.
 
 setup.sh's pip install is not run (no network in tests); the bundled wheel is installed with
-``pip install --no-deps --target`` and ``run_autograder`` runs on this venv's Python with it first
-on PYTHONPATH, so the code that grades is the code in the zip.
+``pip install --no-deps --target`` into a folder that a bare virtual environment lists before this venv's
+dependencies (a ``.pth`` file: ``run_autograder`` runs Python in isolated mode, which ignores PYTHONPATH),
+so the code that grades is the code in the zip, even when the script is started inside this checkout.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -33,12 +35,11 @@ SCHEMA = json.loads(SCHEMA_PATH.read_text())
 TOTAL = sum(spec.points for exercise in curriculum.ids() for spec in discover(exercise))  # hidden checks included
 
 
-@pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    """(the zip, a folder where its wheel is installed)."""
-    folder = tmp_path_factory.mktemp("gradescope")
+def installed(folder: Path, *build_args: str) -> tuple[Path, Path]:
+    """Build the zip (with ``build_args``) and install its wheel as setup.sh would, without network:
+    (the zip, a Python whose attnkit is the wheel's)."""
     archive = folder / "autograder.zip"
-    assert main(["build", "-o", str(archive), "--timeout", "20"]) == 0
+    assert main(["build", "-o", str(archive), "--timeout", "20", *build_args]) == 0
     with zipfile.ZipFile(archive) as zipped:
         (wheel,) = [n for n in zipped.namelist() if n.endswith(".whl")]
         zipped.extract(wheel, folder)
@@ -46,7 +47,21 @@ def bundle(tmp_path_factory):
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--target",
                            str(site), str(folder / wheel)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    return archive, site
+    venv = folder / "attnkit-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    # the wheel first, then this venv's numpy and the rest (its .pth files, this checkout's editable install
+    # among them, are not read from a folder a .pth file lists)
+    Path(purelib, "bundle.pth").write_text(f"{site}\n{sysconfig.get_paths()['purelib']}\n")
+    return archive, python
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    """(the zip, a Python where its wheel is installed)."""
+    return installed(tmp_path_factory.mktemp("gradescope"))
 
 
 def gradescope_root(tmp_path: Path, archive: Path, modules: dict[str, str]) -> Path:
@@ -65,10 +80,10 @@ def gradescope_root(tmp_path: Path, archive: Path, modules: dict[str, str]) -> P
     return root
 
 
-def run_autograder(root: Path, site: Path) -> tuple[subprocess.CompletedProcess, dict]:
-    env = {"PATH": os.environ["PATH"], "ATTNKIT_GRADESCOPE_ROOT": str(root), "ATTNKIT_PYTHON": sys.executable,
-           "PYTHONPATH": str(site), "HOME": str(root)}
-    done = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
+def run_autograder(root: Path, python: Path, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, dict]:
+    env = {"PATH": os.environ["PATH"], "ATTNKIT_GRADESCOPE_ROOT": str(root), "ATTNKIT_PYTHON": str(python),
+           "PYTHONPATH": str(REPO), "HOME": str(root)}  # PYTHONPATH names this checkout: isolated mode ignores it
+    done = subprocess.run([str(root / "run_autograder")], cwd=cwd or root, env=env, capture_output=True, text=True,
                           timeout=300)
     results = root / "results" / "results.json"
     return done, json.loads(results.read_text()) if results.is_file() else {}
@@ -80,7 +95,8 @@ def modules_of(folder: Path) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_zip_layout(bundle):
-    archive, site = bundle
+    archive, python = bundle
+    site = python.parents[2] / "site"
     with zipfile.ZipFile(archive) as zipped:
         names = zipped.namelist()
         modes = {info.filename: info.external_attr >> 16 for info in zipped.infolist()}
@@ -97,9 +113,9 @@ def test_zip_layout(bundle):
 
 @pytest.mark.slow
 def test_reference_solutions_score_full_marks(bundle, tmp_path):
-    archive, site = bundle
+    archive, python = bundle
     root = gradescope_root(tmp_path, archive, modules_of(SOLUTIONS))
-    done, results = run_autograder(root, site)
+    done, results = run_autograder(root, python)
     assert done.returncode == 0, done.stdout + done.stderr
     jsonschema.validate(results, SCHEMA)
     assert results["score"] == TOTAL
@@ -112,7 +128,7 @@ def test_reference_solutions_score_full_marks(bundle, tmp_path):
 
 @pytest.mark.slow
 def test_what_attnkit_pack_writes_is_graded(bundle, tmp_path):
-    archive, site = bundle
+    archive, python = bundle
     student = tmp_path / "student"
     shutil.copytree(SOLUTIONS, student / "exercises", ignore=shutil.ignore_patterns("__pycache__"))
     (student / ".venv" / "lib").mkdir(parents=True)
@@ -122,22 +138,36 @@ def test_what_attnkit_pack_writes_is_graded(bundle, tmp_path):
     assert pack(student / "exercises", tmp_path / "submission.zip", out=io.StringIO()) == 0
     root = gradescope_root(tmp_path, archive, {})
     shutil.copyfile(tmp_path / "submission.zip", root / "submission" / "submission.zip")  # left packed
-    done, results = run_autograder(root, site)
+    done, results = run_autograder(root, python)
     assert done.returncode == 0, done.stdout + done.stderr
     assert results["score"] == TOTAL
-    probe = subprocess.run([sys.executable, "-c", "import attnkit; print(attnkit.__file__)"],
-                           env={"PYTHONPATH": str(site), "PATH": os.environ["PATH"]}, cwd=root, capture_output=True,
-                           text=True)
-    assert probe.stdout.startswith(str(site))  # the bundled code graded, not the working tree
+
+
+@pytest.mark.slow
+def test_run_from_inside_a_checkout_grades_with_the_bundle(tmp_path):
+    """The documented local test, started in this checkout (whose attnkit grades every exercise), grades the
+    bundle's subset course with the bundle's code, and its first line says so."""
+    course = ("softmax", "masking")
+    archive, python = installed(tmp_path, "--exercises", ",".join(course))
+    points = curriculum.total_points(course)
+    root = gradescope_root(tmp_path, archive, modules_of(SOLUTIONS))
+    done, results = run_autograder(root, python, cwd=REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("attnkit gradescope run: attnkit ") and f"from {tmp_path / 'site'};" in first, first
+    assert first.endswith(f"course: {len(course)} exercises, {points:g} points"), first
+    assert results["score"] == points == sum(t["max_score"] for t in results["tests"])
+    assert {t["tags"][0] for t in results["tests"]} == set(course)
+    assert f"attnkit gradescope run: {points:g}/{points:g}" in done.stdout
 
 
 @pytest.mark.slow
 def test_untouched_stubs_and_a_syntax_error_score_0(bundle, tmp_path):
-    archive, site = bundle
+    archive, python = bundle
     modules = modules_of(EXERCISES)
     modules["softmax.py"] = "import numpy as np\n\ndef softmax(x, axis=-1:\n    return x\n"
     root = gradescope_root(tmp_path, archive, modules)
-    done, results = run_autograder(root, site)
+    done, results = run_autograder(root, python)
     assert done.returncode == 0, done.stdout + done.stderr
     jsonschema.validate(results, SCHEMA)
     assert results["score"] == 0

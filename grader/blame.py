@@ -1,0 +1,44 @@
+"""Who is at fault when an exercise's code raises inside another exercise's module.
+
+A check of multihead that stops in ``masking.py`` first blames masking ("fix that exercise first").
+That holds only while masking fails its own checks: when masking passes them, it was called with
+arguments it is not meant to take, so the caller is at fault. :func:`blame_callers` rewrites those
+results: the note names the caller and the function it called from, and the caller's task hint
+replaces the blame (a diagnosed mistake's own hint stays).
+"""
+from __future__ import annotations
+
+from . import curriculum
+from .results import ExerciseResult
+from .sandbox.proxy import sibling_note
+
+CALLER_AT_FAULT = ("\n  the error came from your {module}.py, but exercise {sibling} passes its own checks: "
+                   "the arguments it got come from your {function} (task {task} of {exercise})")
+
+
+def blockers(results: list[ExerciseResult]) -> set[str]:
+    """The exercises whose modules stopped a check of another exercise."""
+    return {check.blocked_by for result in results for check in result.checks if check.blocked_by}
+
+
+def blame_callers(results: list[ExerciseResult], passing: set[str]) -> None:
+    """Put the fault on the caller of every check that stopped in an exercise of ``passing`` (exercises that
+    passed all their own checks in the same run)."""
+    for result in results:
+        exercise = curriculum.get(result.exercise)
+        for check in result.checks:
+            if not check.blocked_by or check.blocked_by not in passing:
+                continue
+            module = curriculum.get(check.blocked_by).module
+            task = next((t for t in exercise.tasks if t.number == check.task), exercise.tasks[0])
+            note = CALLER_AT_FAULT.format(module=module, sibling=check.blocked_by, function=task.name,
+                                          task=task.number, exercise=exercise.id)
+            for blamed in (sibling_note(module), sibling_note(module, not_implemented=True)):
+                if check.message.endswith(blamed) or blamed + "\n" in check.message:
+                    check.message = check.message.replace(blamed, note, 1)
+                    break
+            else:
+                check.message += note
+            check.blocked_by = ""
+            if not check.hint and task.hints:
+                check.hint = task.hints[0]
