@@ -103,6 +103,19 @@ def users_of(exercise_ids) -> tuple[str, ...]:
     return tuple(e for e in ids() if e in found)
 
 
+def prerequisites(exercise_id: str) -> tuple[str, ...]:
+    """The exercises ``exercise_id`` builds on, directly or through another (its ``depends_on``, followed
+    transitively: gqa builds on multihead, which builds on attention), in path order; never itself."""
+    found: set[str] = set()
+    todo = list(get(exercise_id).depends_on)
+    while todo:
+        needed = todo.pop()
+        if needed not in found and needed != exercise_id:
+            found.add(needed)
+            todo.extend(get(needed).depends_on)
+    return tuple(e for e in ids() if e in found)
+
+
 def select(spec: str | None = None) -> tuple[str, ...]:
     """The exercises of a course, in learning-path order.
 

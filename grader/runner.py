@@ -149,20 +149,22 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
 
 @lru_cache(maxsize=None)
 def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
-    """What ``attnkit grade`` answers with the reference in ``exercise``'s child: the public functions
-    of every other exercise's reference module (classes such as ``KVCache`` stay the student's), except
-    the ``trusted`` modules (the student's own ran: they passed every check of their exercise)."""
+    """What ``attnkit grade`` answers with the reference in ``exercise``'s child: the public functions of the
+    reference modules of ``exercise``'s prerequisites only (``depends_on`` in the curriculum, transitively;
+    classes such as ``KVCache`` stay the student's), except the ``trusted`` modules (the student's own ran:
+    they passed every check of their exercise). Any other exercise's module is the student's own code: the
+    reference never answers for an exercise that is not one this exercise builds on."""
     from .sandbox.child import Siblings
 
-    own = curriculum.get(exercise).module
     functions = {}
-    for other in curriculum.exercises():
-        if other.module == own or other.module in functions or other.module in trusted:
+    for needed in curriculum.prerequisites(exercise):
+        module_name = curriculum.get(needed).module
+        if module_name in trusted:
             continue
-        module = importlib.import_module(f"solutions.{other.module}")
-        functions[other.module] = tuple(name for name, value in vars(module).items()
-                                        if inspect.isfunction(value) and value.__module__ == module.__name__
-                                        and not name.startswith("_"))
+        module = importlib.import_module(f"solutions.{module_name}")
+        functions[module_name] = tuple(name for name, value in vars(module).items()
+                                       if inspect.isfunction(value) and value.__module__ == module.__name__
+                                       and not name.startswith("_"))
     return Siblings(functions, _answer_with_reference)
 
 

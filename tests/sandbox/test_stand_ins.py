@@ -33,7 +33,7 @@ def probe_object():
 
 
 def probe_own_class():
-    from kv_cache import KVCache
+    from submission.kv_cache import KVCache
     return type(KVCache()).__module__
 '''
 
@@ -80,7 +80,7 @@ def test_every_import_style_gets_the_reference(zygote, submission, style):
         try:
             np.testing.assert_allclose(impl.attention.probe_softmax(x), reference_softmax(x), rtol=1e-12)
             assert impl.transport.siblings_called == {"softmax"}
-            assert impl.attention.probe_own_class() == "submission._own_kv_cache"  # classes stay the student's
+            assert impl.attention.probe_own_class() == "submission.kv_cache"  # not a prerequisite: the student's
         finally:
             impl.transport.close()
 
@@ -103,12 +103,23 @@ def test_a_bad_argument_raises_the_references_error_in_the_students_code(zygote,
             impl.transport.close()
 
 
-def test_siblings_are_every_other_exercises_plain_functions():
+def test_siblings_are_the_prerequisites_plain_functions():
     functions = reference_siblings("attention").functions
-    assert "attention" not in functions
+    assert set(functions) == {"softmax", "masking"}  # attention's depends_on; never itself nor a later exercise
     assert functions["softmax"] == ("softmax",)
-    assert "KVCache" not in functions["kv_cache"] and "decode_step" in functions["kv_cache"]
     assert set(functions["masking"]) == {"causal_mask", "padding_mask", "apply_mask"}
+    assert reference_siblings("softmax").functions == {}
+    assert set(reference_siblings("gqa").functions) == {"multihead", "attention", "softmax", "masking"}  # transitive
+    assert "KVCache" not in reference_siblings("kv_cache").functions.get("softmax", ())
+
+
+def test_prerequisites_follow_depends_on_transitively(monkeypatch):
+    from grader import curriculum
+
+    assert curriculum.prerequisites("softmax") == ()
+    assert curriculum.prerequisites("attention") == ("softmax", "masking")
+    assert curriculum.prerequisites("attention_backward") == ("softmax", "masking", "attention")
+    assert curriculum.prerequisites("gqa") == ("softmax", "masking", "attention", "multihead")
 
 
 def test_a_callback_storm_is_cut_at_the_cap(zygote, submission, monkeypatch):
