@@ -21,8 +21,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import errors, standin, wire
+from . import errors, shared, standin, wire
 from .launch import Launched, launch
+from .memory import KernelMemory, read_peak, reset_peak, status_kib
 from .proxy import Implementation, called, sibling_note, student_error
 from .workspace import Workspace
 
@@ -80,7 +81,10 @@ class Zygote:
         return json.loads(answer)
 
     def spawn(self, submission: Path, scratch: Path, output: Path, exercise: str,
-              stand_ins: dict | None = None) -> tuple[int, socket.socket]:
+              stand_ins: dict | None = None, region: shared.Region | None = None,
+              populate: bool = False) -> tuple[int, socket.socket]:
+        """A child for ``exercise``; ``region``: the memory its calls' array arguments are written into;
+        ``populate``: its mapped files' pages mapped in first (a child for a memory check)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         output_fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         request = {
@@ -89,10 +93,11 @@ class Zygote:
             "limits": {"memory_bytes": self.limits.memory_bytes, "output_bytes": self.limits.output_bytes,
                        "print_bytes": PRINT_LIMIT},
             "uid": self.user[0] if self.user else None, "gid": self.user[1] if self.user else None,
-            "cpu": self.cpu, "stand_ins": stand_ins or {},
+            "cpu": self.cpu, "stand_ins": stand_ins or {}, "shared_bytes": region.size if region else 0,
+            "populate": populate,
         }
         try:
-            pid = int(self._ask(request, [theirs.fileno(), output_fd])["pid"])
+            pid = int(self._ask(request, [theirs.fileno(), output_fd] + ([region.fd] if region else []))["pid"])
         finally:
             theirs.close()
             os.close(output_fd)
@@ -122,30 +127,6 @@ class Zygote:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-@dataclass(frozen=True)
-class KernelMemory:
-    """The kernel's view of a child around one ``measure`` call (bytes), which its code cannot fake.
-
-    ``held_before``: resident memory above what the child had before any student code ran;
-    ``growth``: how far its peak resident memory rose during the call.
-    """
-
-    held_before: int
-    growth: int
-
-
-def _status_kib(pid: int, field: str) -> int | None:
-    """A ``kB`` field of /proc/PID/status (VmRSS, VmHWM), or None."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
 
 
 ERROR_TEXT = 2500  # characters kept of each text field of an error the child reports
@@ -191,7 +172,8 @@ class ChildTransport:
     """Requests to one child over its socket, with a timeout per request.
 
     ``last_call_mutated``: labels of the arguments the last call changed in place (``0``, ``mask``,
-    ``1[0]``), as the child saw them; ``siblings_called``: the sibling modules answered by the reference."""
+    ``1[0]``), decided here from the memory shared with the child (:mod:`shared`), never from what the
+    child says; ``siblings_called``: the sibling modules answered by the reference."""
 
     def __init__(self, zygote: Zygote, workspace: Workspace, exercise: str, module: str,
                  siblings: Siblings | None = None):
@@ -203,22 +185,45 @@ class ChildTransport:
         self.output = workspace.output_file(exercise)
         self.dead = False           # the child died after its module imported: the runner starts a new one
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
-        self.pid, self.sock = None, None
+        self.pid, self.sock, self.region = None, None, None
         self.baseline_kib: int | None = None
+        self.answered = self.populated = False
         self.kernel_memory: KernelMemory | None = None  # of the last ``measure`` call, read from /proc
         spent = workspace.timeouts.get(exercise, 0)
         if spent >= MAX_TIMEOUTS:  # no new child for an exercise that already timed out this often
             self.broken = errors.StudentTimeout(f"not run: your {module}.py timed out {spent} times",
                                                 call=f"import {module}", exercise=exercise)
             return
-        self.pid, self.sock = zygote.spawn(workspace.submission, workspace.scratch, self.output, exercise,
-                                           siblings.functions if siblings else None)
-        self.baseline_kib = _status_kib(self.pid, "VmRSS")  # before any student code ran in it
+        self._start()
+
+    def _start(self, populate: bool = False) -> None:
+        """Spawn the child (``populate``: for a memory check) and import the exercise's module in it."""
+        self.region = shared.Region()
+        self.answered = False  # it has answered a request besides its import
+        self.populated = populate
+        self.pid, self.sock = self.zygote.spawn(self.workspace.submission, self.workspace.scratch, self.output,
+                                                self.exercise, self.siblings.functions if self.siblings else None,
+                                                self.region, populate)
+        if populate:  # its files' pages are mapped in once it says it is ready
+            try:
+                self.sock.settimeout(self.timeout)
+                wire.recv(self.sock)
+            except (wire.WireError, OSError):
+                pass  # a child that never got ready fails its import next
+        self.baseline_kib = status_kib(self.pid, "VmRSS")  # before any student code ran in it
         try:
-            self.request("import", {"module": module}, call=f"import {module}")
+            self.request("import", {"module": self.module}, call=f"import {self.module}")
         except errors.StudentError as failure:
             self.broken = failure if isinstance(failure, errors.StudentImportFailed) else errors.StudentImportFailed(
-                f"your {module}.py could not be imported: {failure.message}", call=failure.call, exercise=exercise)
+                f"your {self.module}.py could not be imported: {failure.message}", call=failure.call,
+                exercise=self.exercise)
+
+    def _restart(self) -> None:
+        """A fresh child in place of this one (which has done other work): a ``measure`` call's peak above the spawn
+        baseline then holds only the module's import and that call."""
+        self.kill()
+        self.dead = False
+        self._start(populate=True)
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any:
@@ -226,16 +231,31 @@ class ChildTransport:
             raise self.broken
         if self.dead:
             raise errors.StudentCrashed(f"{call}: your process had already stopped", call=call, exercise=self.exercise)
+        self.last_call_mutated = []
+        if op == "touch_last_args" and self.region is not None and self.region.sent:
+            return self.region.touch()  # in the shared memory: the child's arguments and whatever kept them
+        if op == "measure" and (self.answered or not self.populated):
+            self._restart()
+            if self.broken is not None:
+                raise self.broken
         allowed, budget = self._time_left()
         if allowed <= 0:
             raise self._too_slow(call, budget)
+        if op != "import":
+            self.answered = True
         arrays: list = []
         header = {"op": op, "target": target, "name": name,
                   "args": wire.encode(tuple(args), arrays), "kwargs": wire.encode(list((kwargs or {}).items()), arrays)}
+        watched = None  # labels of the arrays placed in the shared region (a call's arguments)
+        if op == "call" and self.region is not None:
+            specs = self.region.place(arrays) if arrays else None
+            if specs is not None:
+                header["shared"], arrays, watched = specs, [], shared.labels(tuple(args), kwargs or {})
         start = time.monotonic()
         self.sock.settimeout(allowed)
         try:
-            rss_before = self._reset_peak() if op == "measure" else None
+            self.kernel_memory = None
+            rss_before = reset_peak(self.pid) if op == "measure" else None
             wire.send(self.sock, header, arrays)
             answer, values = wire.recv(self.sock, deadline=start + allowed)
             for _ in range(MAX_CALLBACKS):  # the student's code called a sibling: the reference answers
@@ -246,7 +266,9 @@ class ChildTransport:
             else:
                 raise CallbackRefused(f"more than {MAX_CALLBACKS} calls of other exercises' functions in one call")
             if rss_before is not None:
-                self._note_peak(rss_before)
+                self.kernel_memory = read_peak(self.pid, rss_before, self.baseline_kib)
+            if watched is not None:
+                self.last_call_mutated = self._mutated(watched, answer.get("mutated"))
         except (socket.timeout, TimeoutError):
             self._spend(start)
             self.kill()
@@ -280,6 +302,15 @@ class ChildTransport:
         except Exception as failure:  # noqa: BLE001
             raise self._bad_value(call, f"malformed answer ({type(failure).__name__})") from None
 
+    def _mutated(self, watched: list, stated) -> list[str]:
+        """The arguments the last call changed: those whose bytes differ in the shared region, decided here, and
+        those the child says it changed (a shape or dtype set in place): a statement that can only cost the
+        student, so only the labels of arrays actually sent are taken from it, never one made up."""
+        changed = {watched[index] for index in self.region.changed()}
+        if isinstance(stated, list):
+            changed |= {label for label in stated[:len(watched)] if isinstance(label, str) and label in watched}
+        return [label for label in dict.fromkeys(watched) if label and label in changed]
+
     def _answer_callback(self, frame: dict, values: list) -> None:
         """Answer one call of a sibling's function with the reference (never the student's code)."""
         target = frame.get("callback")
@@ -309,8 +340,6 @@ class ChildTransport:
         wire.send(self.sock, reply, out)
 
     def _answer(self, op: str, target: dict, answer: dict, values: list, call: str) -> Any:
-        mutated = answer.get("mutated")
-        self.last_call_mutated = [str(label)[:80] for label in mutated[:64]] if isinstance(mutated, list) else []
         if answer.get("ok") is True:
             return wire.decode(answer.get("value"), values)
         info = error_info(answer.get("error"))
@@ -373,23 +402,6 @@ class ChildTransport:
             self._note("output_truncated", f"{self.exercise}: printed more than {PRINT_LIMIT >> 10} KiB; "
                                            "the rest was discarded")
 
-    def _reset_peak(self) -> int | None:
-        """Before a ``measure`` call: the child's resident KiB now, and its peak reset to it."""
-        self.kernel_memory = None
-        before = _status_kib(self.pid, "VmRSS")
-        try:
-            with open(f"/proc/{self.pid}/clear_refs", "w") as clear:
-                clear.write("5")  # resets VmHWM to the current RSS (Linux >= 4.0)
-        except OSError:
-            pass  # then VmHWM also counts earlier peaks: stricter, never laxer
-        return before
-
-    def _note_peak(self, before: int) -> None:
-        peak = _status_kib(self.pid, "VmHWM")
-        if peak is not None and self.baseline_kib is not None:
-            self.kernel_memory = KernelMemory(held_before=max(before - self.baseline_kib, 0) * 1024,
-                                              growth=max(peak - before, 0) * 1024)
-
     def printed(self) -> str:
         try:
             with open(self.output, "rb") as handle:
@@ -413,6 +425,8 @@ class ChildTransport:
             except (ProcessLookupError, PermissionError):
                 pass
         self.sock.close()
+        if self.region is not None:
+            self.region.close()
         status = self.zygote.reap(self.pid)
         if "signal" in status:
             number = status["signal"]
