@@ -173,8 +173,10 @@ def _answer_with_reference(module: str, name: str, args: tuple, kwargs: dict) ->
 
 
 def sibling_notes(results: list[ExerciseResult]) -> None:
-    """Tell each exercise graded with a reference sibling when the student's own sibling fails its checks."""
-    failing = {curriculum.get(r.exercise).module: r.exercise for r in results if r.score < r.max_score}
+    """Tell each exercise graded with a reference sibling when the student's own sibling fails its checks: its
+    visible checks, since the note is shown before grades are published (a hidden check's result never shows)."""
+    failing = {curriculum.get(r.exercise).module: r.exercise for r in results
+               if r.visible_score < r.visible_max_score}
     for result in results:
         weak = sorted(failing[module] for module in result.reference_siblings if module in failing)
         if weak:

@@ -11,6 +11,8 @@ from grader.results import PASSED, CheckResult, SubmissionResult
 
 # our check visibility -> Gradescope's: hidden checks are shown once grades are published
 VISIBILITY = {"visible": "visible", "hidden": "after_published"}
+# the results as a whole (their total score): visible at once, or once published when a check is hidden, so that
+# the total cannot tell a hidden check's result; the visible checks say "visible" themselves and show at once
 TOP_VISIBILITY = "visible"
 
 
@@ -46,14 +48,19 @@ def results_json(result: SubmissionResult) -> dict:
     tests = [test_entry(i, j, check)
              for i, exercise in enumerate(result.exercises, start=1)
              for j, check in enumerate(exercise.checks, start=1)]
-    summary = [f"{e.exercise}: {_number(e.score)}/{_number(e.max_score)}" + (f" ({e.note})" if e.note else "")
+    hidden = any(check.visibility != "visible" for exercise in result.exercises for check in exercise.checks)
+    # shown before publication: the visible checks' points alone (the notes are computed from them too)
+    summary = [f"{e.exercise}: {_number(e.visible_score)}/{_number(e.visible_max_score)}" + (f" ({e.note})" if e.note
+                                                                                            else "")
                for e in result.exercises]
+    if hidden:
+        summary.append("(visible checks only: the hidden checks' points count once grades are published)")
     notes = [f"{NOTES[n['kind']]}: {n['detail']}" for n in result.notes if n.get("kind") in NOTES]
     output = "\n".join(([result.problem, ""] if result.problem else []) + ([*notes, ""] if notes else []) + summary)
     return {
         "score": _number(result.score),
         "output": output,
-        "visibility": TOP_VISIBILITY,
+        "visibility": "after_published" if hidden else TOP_VISIBILITY,
         "stdout_visibility": "hidden",
         "tests": tests,
     }

@@ -24,6 +24,8 @@ folder) so an attack knows where to aim.
     note_detail: "found instead"            # (optional) ... and a fragment of what it says about it
     landlock_abi: 6                         # (optional) holds only where the kernel has this Landlock ABI
     xfail: why                              # (optional) a known hole, reported, not fixed here
+    hidden_only: true                       # (optional) it fails hidden checks only: nothing shown before grades
+                                            # are published may tell (the total, an exercise's score, a note)
 """
 from __future__ import annotations
 
@@ -74,6 +76,7 @@ class Case:
     note_detail: str = ""
     special: dict = field(default_factory=dict)
     rename: dict = field(default_factory=dict)
+    hidden_only: bool = False
 
     @property
     def folder(self) -> Path:
@@ -94,7 +97,7 @@ def load_cases() -> list[Case]:
             symlink=dict(data.get("symlink") or {}), targets=bool(data.get("targets")),
             raw_names=tuple(data.get("raw_names", ())), note=data.get("note", ""),
             note_detail=data.get("note_detail", ""), special=dict(data.get("special") or {}),
-            rename=dict(data.get("rename") or {})))
+            rename=dict(data.get("rename") or {}), hidden_only=bool(data.get("hidden_only"))))
     return cases
 
 
@@ -103,6 +106,14 @@ def max_points() -> dict[str, float]:
     from grader.runner import discover
 
     return {ex: sum(spec.points for spec in discover(ex)) for ex in curriculum.ids()}
+
+
+def visible_max_points() -> dict[str, float]:
+    """Each exercise's points from its visible checks alone."""
+    from grader import curriculum
+    from grader.runner import discover
+
+    return {ex: sum(spec.points for spec in discover(ex) if spec.visibility == "visible") for ex in curriculum.ids()}
 
 
 def expected_points(case: Case) -> dict[str, float | None]:

@@ -116,6 +116,18 @@ def test_problem_reported_to_the_instructor(graded, case):
     assert case.id in (run.layout.out / "summary.txt").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("case", case_params([case for case in CASES if case.hidden_only]))
+def test_hidden_results_never_show_before_publication(graded, case):
+    """What a student sees before grades are published (the Gradescope total, the output, the visible checks) is
+    computed from visible checks alone: a hand-in failing only hidden checks reads as full marks there."""
+    shown = graded["run"].gradescope(case.id)
+    assert shown["visibility"] == "after_published"  # the total (which counts the hidden checks) once published
+    now = "\n".join([shown["output"]] + [test["output"] for test in shown["tests"] if test["visibility"] == "visible"])
+    for exercise, points in kit.visible_max_points().items():
+        assert f"{exercise}: {points:g}/{points:g}" in shown["output"], shown["output"]
+    assert "fails its own checks" not in now and "fail their own checks" not in now, now
+
+
 def test_second_run_on_the_same_temp_dir(graded):
     """A run after this one (same TMPDIR, same OUTDIR) completes: nothing a hostile child left behind breaks it."""
     again = graded["again"]
