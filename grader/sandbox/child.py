@@ -24,7 +24,7 @@ import numpy as np
 from . import errors, shared, standin, wire
 from .launch import Launched, launch
 from .memory import KernelMemory, read_peak, reset_peak, status_kib
-from .proxy import Implementation, called, sibling_note, student_error
+from .proxy import Implementation, called, judged, sibling_note, student_error
 from .workspace import Workspace
 
 DEFAULT_TIMEOUT = 10.0
@@ -341,7 +341,7 @@ class ChildTransport:
 
     def _answer(self, op: str, target: dict, answer: dict, values: list, call: str) -> Any:
         if answer.get("ok") is True:
-            return wire.decode(answer.get("value"), values)
+            return judged(wire.decode(answer.get("value"), values), call=call, exercise=self.exercise)
         info = error_info(answer.get("error"))
         if info["bad_value"]:
             raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {info['message']}",

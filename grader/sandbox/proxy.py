@@ -7,7 +7,10 @@ trusted code, map the student's failures to :mod:`grader.sandbox.errors`.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any, Protocol
+
+import numpy as np
 
 from ..compare import restate
 from . import errors
@@ -55,6 +58,34 @@ def student_error(info: dict, *, call: str, exercise: str, function: str = "") -
                                 error_message=info["message"], function=function)
 
 
+INT64 = 1 << 63
+JUDGEABLE_KINDS = "biufc"  # arrays a check can judge: bool, integers, floats, complex (never text)
+
+
+def unjudgeable(value: Any, depth: int = 0) -> str:
+    """Why a decoded answer of the student's code cannot be judged ("" when it can): an array of text, an integer
+    outside int64. Checked before any check sees the value, so that judging it never fails on the trusted side
+    (a failure there would blame the grader for the student's value). Bounded: the wire caps depth and items."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in JUDGEABLE_KINDS:
+            return f"an array of dtype {value.dtype} (text), where numbers were expected"
+    elif type(value) is int:
+        if not -INT64 <= value < INT64:
+            return "an integer outside the 64-bit range"
+    elif isinstance(value, (tuple, list)) and depth < 64:
+        return next(filter(None, (unjudgeable(item, depth + 1) for item in value)), "")
+    return ""
+
+
+def judged(value: Any, *, call: str, exercise: str) -> Any:
+    """``value`` when a check can judge it; StudentBadValue naming why not otherwise."""
+    reason = unjudgeable(value)
+    if reason:
+        raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {reason}", call=call,
+                                     exercise=exercise)
+    return value
+
+
 class RemoteObject:
     """An object that lives on the student's side (a KVCache, a bound method...)."""
 
@@ -80,7 +111,7 @@ class RemoteObject:
 
     def __len__(self) -> int:
         value = self._transport.request("len", {"handle": self._handle.id}, call=f"len({self._label})")
-        if type(value) is not int or value < 0:
+        if type(value) is not int or not 0 <= value <= sys.maxsize:  # what len() itself accepts
             raise errors.StudentBadValue(f"len({self._label}) returned {value!r}; expected a non-negative int",
                                          call=f"len({self._label})", exercise=self._transport.exercise)
         return value

@@ -143,6 +143,9 @@ def test_run_completes(graded):
     summary = json.loads((run.layout.out / "summary.json").read_text(encoding="utf-8"))
     assert summary["grader_errors"] == []  # whatever a child sent, it is the student's error, never the grader's
     students = sorted(case.id for case in CASES) + sorted(kit.CONTROLS)
+    blamed = [(student, check["name"]) for student in students for exercise in run.record(student)["exercises"]
+              for check in exercise["checks"] if check["status"] == "grader_error"]
+    assert blamed == []  # judging any value a child sent never fails on the trusted side
     with open(run.layout.out / "grades.csv", newline="", encoding="utf-8") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     assert sorted(rows) == sorted(students)
