@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..text import printable
 from . import errors, shared, standin, wire
 from .launch import Launched, launch
 from .memory import KernelMemory, read_peak, reset_peak, status_kib
@@ -138,7 +139,7 @@ def error_info(raw: Any) -> dict:
 
     def text(key: str, default: str = "") -> str:
         value = raw.get(key, default)
-        return (value if isinstance(value, str) else default)[:ERROR_TEXT]
+        return printable((value if isinstance(value, str) else default)[:ERROR_TEXT])
 
     sibling = text("sibling")
     return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
@@ -405,7 +406,7 @@ class ChildTransport:
     def printed(self) -> str:
         try:
             with open(self.output, "rb") as handle:
-                text = handle.read(SHOWN_OUTPUT + 1).decode("utf-8", "replace")
+                text = printable(handle.read(SHOWN_OUTPUT + 1).decode("utf-8", "replace").replace("\r\n", "\n"))
         except OSError:
             return ""
         if not text.strip():

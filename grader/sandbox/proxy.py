@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..compare import restate
+from ..text import printable
 from . import errors
 from .wire import Handle
 
@@ -117,7 +118,7 @@ class RemoteObject:
         return value
 
     def __repr__(self) -> str:
-        return f"<{self._handle.type_name} in the student's process>"
+        return f"<{printable(self._handle.type_name)} in the student's process>"
 
 
 class RemoteMethod:
@@ -143,7 +144,8 @@ class RemoteMethod:
 def wrap(transport: Transport, value: Any, label: str) -> Any:
     """Handles in a decoded value become :class:`RemoteObject`s."""
     if isinstance(value, Handle):
-        return RemoteObject(transport, value, label if value.type_name in label else f"{value.type_name}")
+        name = printable(value.type_name)  # the student's class name, shown in messages
+        return RemoteObject(transport, value, label if name in label else name)
     if isinstance(value, tuple):
         return tuple(wrap(transport, v, label) for v in value)
     if isinstance(value, list):

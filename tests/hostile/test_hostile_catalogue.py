@@ -128,6 +128,29 @@ def test_hidden_results_never_show_before_publication(graded, case):
     assert "fails its own checks" not in now and "fail their own checks" not in now, now
 
 
+def control_characters(text: str) -> list[str]:
+    return sorted({char for char in text if not char.isprintable() and char not in "\n\t"})
+
+
+def test_no_control_character_reaches_people(graded):
+    """Whatever a child printed or raised, no raw escape sequence reaches the instructor's terminal, summary.txt or
+    anyone's results: every control or format character is shown escaped."""
+    run = graded["run"]
+    assert control_characters(run.stdout) == [] and control_characters(run.stderr) == []
+    assert control_characters((run.layout.out / "summary.txt").read_text(encoding="utf-8")) == []
+    for path in list(run.layout.out.glob("*.json")) + list((run.layout.out / ".attnkit").glob("*.json")):
+        todo, texts = [json.loads(path.read_text(encoding="utf-8"))], []
+        while todo:  # every string of the file, as its readers get it back
+            value = todo.pop()
+            if isinstance(value, dict):
+                todo += [*value.keys(), *value.values()]
+            elif isinstance(value, list):
+                todo += value
+            elif isinstance(value, str):
+                texts.append(value)
+        assert control_characters("".join(texts)) == [], path.name
+
+
 def test_second_run_on_the_same_temp_dir(graded):
     """A run after this one (same TMPDIR, same OUTDIR) completes: nothing a hostile child left behind breaks it."""
     again = graded["again"]
