@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import numpy as np
-
 from ..text import printable
 from . import errors, shared, standin, wire
+from .callbacks import CallbackRefused, Siblings, answer_callback
 from .launch import Launched, launch
 from .memory import KernelMemory, read_peak, reset_peak, status_kib
 from .proxy import Implementation, called, judged, sibling_note, student_error
+from .scrub import Scrubber, machine_paths
 from .workspace import Workspace
 
 DEFAULT_TIMEOUT = 10.0
@@ -70,6 +70,9 @@ class Zygote:
         self.process, self.control = launched.process, launched.control
         self.site, self.numpy_roots = launched.site, launched.numpy_roots
         self.user, self.stdlib = launched.user, launched.stdlib
+        # the machine's paths a child can see, named instead in what it reports (scrub.py)
+        self.paths = {**machine_paths(), self.site: "<site-packages>", **dict.fromkeys(self.numpy_roots, "<numpy>"),
+                      **({self.stdlib: "<python>"} if self.stdlib else {})}
         self.problems: list[dict] = []  # {"kind", "detail"} seen by this zygote's children (attnkit grade reports them)
         self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs two lanes)
 
@@ -133,13 +136,14 @@ class Zygote:
 ERROR_TEXT = 2500  # characters kept of each text field of an error the child reports
 
 
-def error_info(raw: Any) -> dict:
-    """The error a child reported, with every field converted to what the trusted side expects and capped."""
+def error_info(raw: Any, scrub: Callable[[str], str] = str) -> dict:
+    """The error a child reported, with every field converted to what the trusted side expects, capped, shown
+    escaped and with the grading machine's paths taken out (``scrub``)."""
     raw = raw if isinstance(raw, dict) else {}
 
     def text(key: str, default: str = "") -> str:
         value = raw.get(key, default)
-        return printable((value if isinstance(value, str) else default)[:ERROR_TEXT])
+        return printable(scrub((value if isinstance(value, str) else default)[:ERROR_TEXT]))
 
     sibling = text("sibling")
     return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
@@ -148,25 +152,6 @@ def error_info(raw: Any) -> dict:
 
 
 MAX_CALLBACKS = 10_000  # calls of sibling functions answered within one request (the deadline bounds them too)
-
-
-class CallbackRefused(Exception):
-    """A callback frame the trusted side will not answer (forged, malformed, or one too many)."""
-
-
-@dataclass(frozen=True)
-class Siblings:
-    """The other exercises' functions a child may call back for: ``{module: (names)}``, and the
-    trusted function that answers ``answer(module, name, args, kwargs)`` (the reference)."""
-
-    functions: dict
-    answer: Callable[[str, str, tuple, dict], Any]
-
-
-def _has_handle(value: Any) -> bool:
-    if isinstance(value, wire.Handle):
-        return True
-    return isinstance(value, (tuple, list)) and any(_has_handle(item) for item in value)
 
 
 class ChildTransport:
@@ -180,6 +165,8 @@ class ChildTransport:
                  siblings: Siblings | None = None):
         self.zygote, self.workspace, self.exercise, self.module = zygote, workspace, exercise, module
         self.siblings = siblings
+        self.scrub = Scrubber({**zygote.paths, str(workspace.submission): "<your submission>",
+                               str(workspace.scratch): "<scratch>", str(workspace.root): "<workspace>"})
         self.last_call_mutated: list[str] = []
         self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
@@ -314,36 +301,12 @@ class ChildTransport:
 
     def _answer_callback(self, frame: dict, values: list) -> None:
         """Answer one call of a sibling's function with the reference (never the student's code)."""
-        target = frame.get("callback")
-        module, name = (target.get("module"), target.get("name")) if isinstance(target, dict) else (None, None)
-        if self.siblings is None or not isinstance(module, str) or name not in self.siblings.functions.get(module, ()):
-            raise CallbackRefused(f"it asked the grader for {str(module)[:64]}.{str(name)[:64]}, "
-                                  "which is not another exercise's function")
-        try:
-            args = wire.decode(frame.get("args"), values)
-            kwargs = wire.decode(frame.get("kwargs"), values)
-            if not isinstance(args, tuple) or not isinstance(kwargs, list) or _has_handle((args, kwargs)) or not all(
-                    isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) for item in kwargs):
-                raise wire.WireError("malformed arguments")
-        except wire.WireError as failure:
-            raise CallbackRefused(f"a malformed call of {module}.{name} ({failure})") from None
-        if standin.too_large(args, dict(kwargs)):  # an honest stand-in runs such a call itself
-            raise CallbackRefused(f"a call of {module}.{name} larger than the reference answers")
-        self.siblings_called.add(module)
-        out: list = []
-        try:
-            with np.errstate(all="ignore"):
-                result = self.siblings.answer(module, name, args, dict(kwargs))
-            reply = {"ok": True, "value": wire.encode(result, out)}
-        except Exception as error:  # the student's arguments made the reference raise: raised in their code
-            out = []
-            reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error)[:ERROR_TEXT]}}
-        wire.send(self.sock, reply, out)
+        wire.send(self.sock, *answer_callback(self.siblings, frame, values, self.siblings_called))
 
     def _answer(self, op: str, target: dict, answer: dict, values: list, call: str) -> Any:
         if answer.get("ok") is True:
             return judged(wire.decode(answer.get("value"), values), call=call, exercise=self.exercise)
-        info = error_info(answer.get("error"))
+        info = error_info(answer.get("error"), self.scrub)
         if info["bad_value"]:
             raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {info['message']}",
                                          call=call, exercise=self.exercise)
@@ -406,7 +369,7 @@ class ChildTransport:
     def printed(self) -> str:
         try:
             with open(self.output, "rb") as handle:
-                text = printable(handle.read(SHOWN_OUTPUT + 1).decode("utf-8", "replace").replace("\r\n", "\n"))
+                text = printable(self.scrub(handle.read(SHOWN_OUTPUT + 1).decode("utf-8", "replace")))
         except OSError:
             return ""
         if not text.strip():

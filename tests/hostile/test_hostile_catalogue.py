@@ -14,6 +14,7 @@ import csv
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -149,6 +150,17 @@ def test_no_control_character_reaches_people(graded):
             elif isinstance(value, str):
                 texts.append(value)
         assert control_characters("".join(texts)) == [], path.name
+
+
+def test_no_machine_path_reaches_students(graded):
+    """What a student reads (their results, in either file) names no path of the grading machine: the kit's
+    checkout, the Python installation or environment, the grader's temp folders."""
+    run = graded["run"]
+    machine = {str(kit.REPO), sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(run.layout.tmp),
+               str(run.layout.root)}
+    for path in list(run.layout.out.glob("*.json")) + list((run.layout.out / ".attnkit").glob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        assert [place for place in machine if place in text] == [], path.name
 
 
 def test_second_run_on_the_same_temp_dir(graded):
