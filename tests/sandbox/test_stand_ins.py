@@ -150,3 +150,23 @@ def test_the_work_estimate_bounds_what_size_arguments_build():
     assert standin.work((np.zeros((3, 4)),), {"axis": -1}) < 100
     for args in ((10**6,), (8, 1000, 1000), (np.zeros((2, 5, 3)), 10**5)):  # causal_mask, alibi_bias, repeat_kv
         assert standin.too_large(args, {})
+
+
+def test_a_size_in_any_form_counts_as_a_size():
+    """Issue 22 item 5: causal_mask(np.array(23200)) made the grading worker build a 23200 x 23200 mask."""
+    class Index:
+        def __index__(self):
+            return 23200
+
+    for size in (23200, np.int64(23200), np.array(23200), np.array(23200.0), np.float64(23200), Index()):
+        assert standin.too_large((size,), {}), type(size)
+    assert not standin.too_large((np.array(8),), {})
+
+
+def test_the_trusted_side_refuses_a_size_hidden_in_a_0d_array():
+    from grader.sandbox.callbacks import CallbackRefused, answer_callback
+
+    frame = {"callback": {"module": "masking", "name": "causal_mask"}, "args": {"t": "tuple", "items": [
+        {"t": "array", "i": 0}]}, "kwargs": {"t": "list", "items": []}}
+    with pytest.raises(CallbackRefused, match="larger than the reference answers"):
+        answer_callback(reference_siblings("attention"), frame, [np.array(23200)], set())
