@@ -173,6 +173,9 @@ def _course_file(path: Path) -> list[str]:
         raise ValueError(f"cannot read the course file {path}: {error.strerror}") from None
     except yaml.YAMLError as error:
         raise ValueError(f"{path} is not valid YAML: {error}") from None
+    except RecursionError:  # lists or mappings nested thousands deep
+        raise ValueError(f"{path} nests its lists or mappings too deeply; a course file is a list of exercise "
+                         "ids, or a mapping with an 'exercises' list") from None
     if isinstance(data, dict):
         data = data.get("exercises")
     if not isinstance(data, list) or not all(isinstance(item, str) for item in data):

@@ -8,6 +8,7 @@ class summary from the records. Ctrl-C stops the workers; what is written stays 
 from __future__ import annotations
 
 import errno
+import math
 import multiprocessing
 import os
 import shutil
@@ -73,8 +74,9 @@ def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float =
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     try:
         entries, warnings = _prepare(Path(submissions), Path(out), jobs, timeout, memory_mb)
-        if student_timeout <= 0:
-            raise UserError("--student-timeout must be positive")
+        if not (math.isfinite(student_timeout) and 0 < student_timeout <= MAX_SECONDS * 100):
+            raise UserError(f"--student-timeout must be a number of seconds above 0 and at most {MAX_SECONDS * 100:g} "
+                            f"(got {student_timeout:g})")
     except UserError as error:
         print(f"attnkit grade: {error}", file=stderr)
         return 2
@@ -83,11 +85,28 @@ def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float =
                 exercises, pictures)
 
 
+MAX_SECONDS = 3600.0   # --timeout: one call
+MIN_MEMORY_MB = 256     # --memory-mb: a child with numpy loaded maps about 172 MiB before any student code
+
+
+def check_limits(timeout: float, memory_mb: int) -> None:
+    """UserError naming the option and what to give, for a limit no child could run under (NaN, infinite, zero,
+    negative, more memory than this machine has)."""
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_SECONDS):
+        raise UserError(f"--timeout must be a number of seconds above 0 and at most {MAX_SECONDS:g} (got {timeout:g})")
+    try:
+        machine = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 20
+    except (ValueError, OSError):
+        machine = 1 << 30  # unknown: 1 TiB
+    if not MIN_MEMORY_MB <= memory_mb <= machine:
+        raise UserError(f"--memory-mb must be between {MIN_MEMORY_MB} and this machine's {machine} MiB "
+                        f"(got {memory_mb})")
+
+
 def _prepare(submissions: Path, out: Path, jobs, timeout, memory_mb) -> tuple[list[Entry], list[str]]:
     if jobs is not None and jobs < 1:
         raise UserError(f"--jobs must be at least 1 (got {jobs})")
-    if timeout <= 0 or memory_mb <= 0:
-        raise UserError("--timeout and --memory-mb must be positive")
+    check_limits(timeout, memory_mb)
     if not submissions.exists():
         raise UserError(f"no such folder: {submissions}. Name the folder holding one folder or .zip per student.")
     if not submissions.is_dir():
@@ -178,7 +197,9 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
         print(f"attnkit grade: the grader's checks could not be loaded ({type(error).__name__}: {error}); "
               "nothing was graded.", file=stderr)
         return 1
-    scratch.sweep()  # what runs killed with SIGKILL left in the temp dir
+    scratch.sweep()  # what runs killed with SIGKILL left in the temp dir (and in the short socket folders' place)
+    if os.path.realpath(scratch.SHORT_BASE) != os.path.realpath(tempfile.gettempdir()):
+        scratch.sweep(Path(scratch.SHORT_BASE))
     version = records.grader_version() + ("" if exercises is None else f" exercises={','.join(exercise_ids)}")
     tasks, skipped = [], 0
     for entry in entries:
@@ -229,8 +250,8 @@ def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int |
     root = scratch.root()
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["attnkit.grade.worker"])
-    previous, tempfile.tempdir = tempfile.tempdir, str(root)
-    try:  # a forkserver started now keeps its socket folder under root too
+    previous, tempfile.tempdir = tempfile.tempdir, str(scratch.socket_folder())
+    try:  # a forkserver started now keeps its socket folder in there: under root, or a short path of its own
         counter, current = context.Value("i", 0), context.SimpleQueue()
         stdlib = preflight.readable_stdlib(str(root))  # made by _check_temp: the same copy for every worker
         pool = context.Pool(jobs, initializer=start_worker, initargs=(str(root), timeout, memory_mb << 20, counter,
