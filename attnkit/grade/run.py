@@ -22,7 +22,6 @@ from . import progress as progress_view
 from . import records, scratch, summary
 from .submissions import Entry, content_hash, discover
 
-RESERVED = {"summary", "grades"}  # OUTDIR/summary.json; keep grades.* free too
 CLASS_FILES = ("grades.csv", "summary.json", "summary.txt")
 PROBE_BYTES = 64 << 10            # the probe written (and fsynced) into OUTDIR before anything is graded
 BYTES_PER_STUDENT = 128 << 10     # room asked for per submission: its Gradescope JSON + record are ~50 KB
@@ -121,10 +120,6 @@ def _prepare(submissions: Path, out: Path, jobs, timeout, memory_mb) -> tuple[li
         warnings.append(f"ignored {out.name}: it is the output folder")
     if not kept:
         raise UserError(f"{submissions} holds no submissions (expected one folder or .zip per student).")
-    clash = sorted(e.student for e in kept if e.student.lower() in RESERVED)
-    if clash:
-        raise UserError(f"student id {clash[0]!r} would overwrite OUTDIR/{clash[0]}.json; rename that entry "
-                        f"in {submissions}.")
     _check_writable(out, len(kept))
     _check_temp()
     return kept, warnings

@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from grader.sandbox import tree
 from grader.sandbox.workspace import read_regular
+from grader.text import printable
 
 from .zipindex import NotAZip, directory_figures
 
@@ -59,25 +60,32 @@ def hidden(name: str) -> bool:
     return name.startswith(".") or name in SKIPPED_DIRS
 
 
+def readable(name: str) -> str:
+    """A file name as a student id people can read and files can hold: bytes that are not UTF-8 as ``\\xNN``,
+    control and format characters escaped (a name is anything a file system takes)."""
+    return printable(name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"))
+
+
 def discover(root: Path) -> tuple[list[Entry], list[str]]:
-    """The entries of ``root``, sorted by student id, and warnings about what was left out."""
+    """The entries of ``root``, sorted by student id (:func:`readable`), and warnings about what was left out."""
     entries: dict[str, Entry] = {}
     warnings = []
     for path in sorted(Path(root).iterdir(), key=lambda p: p.name):
         if hidden(path.name):
             continue
+        shown = readable(path.name)
         if path.is_symlink():
-            entry = Entry(path.stem if path.suffix.lower() == ".zip" else path.name, path, "symlink")
+            entry = Entry(readable(path.stem if path.suffix.lower() == ".zip" else path.name), path, "symlink")
         elif path.is_dir():
-            entry = Entry(path.name, path, "folder")
+            entry = Entry(shown, path, "folder")
         elif path.is_file() and path.suffix.lower() == ".zip":
-            entry = Entry(path.stem, path, "zip")
+            entry = Entry(readable(path.stem), path, "zip")
         else:
-            warnings.append(f"ignored {path.name}: not a folder or a .zip")
+            warnings.append(f"ignored {shown}: not a folder or a .zip")
             continue
         if entry.student in entries:
-            taken = entries[entry.student].path.name
-            warnings.append(f"ignored {path.name}: student {entry.student!r} already has {taken}")
+            taken = readable(entries[entry.student].path.name)
+            warnings.append(f"ignored {shown}: student {entry.student!r} already has {taken}")
             continue
         entries[entry.student] = entry
     return sorted(entries.values(), key=lambda e: e.student), warnings

@@ -298,11 +298,15 @@ class Run:
     layout: Layout
 
     def record(self, student: str) -> dict:
-        with open(self.layout.out / ".attnkit" / f"{student}.json", encoding="utf-8") as handle:
+        from attnkit.grade import records
+
+        with open(records.record_path(self.layout.out, student), encoding="utf-8") as handle:
             return json.load(handle)
 
     def gradescope(self, student: str) -> dict:
-        with open(self.layout.out / f"{student}.json", encoding="utf-8") as handle:
+        from attnkit.grade import records
+
+        with open(records.gradescope_path(self.layout.out, student), encoding="utf-8") as handle:
             return json.load(handle)
 
     def points(self, student: str) -> dict[str, float]:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from attnkit.grade import records
 from grader.sandbox import landlock
 from tests.hostile import hostilekit as kit
 
@@ -230,7 +231,7 @@ def test_records_stay_small(graded):
 def test_output_folder_holds_only_results(graded):
     run = graded["run"]
     students = {case.id for case in CASES} | set(kit.CONTROLS)
-    allowed = {f"{student}.json" for student in students} | {".attnkit"}
+    allowed = {f"{records.file_stem(student)}.json" for student in students} | {".attnkit"}
     unexpected = {name for name in os.listdir(run.layout.out) if name not in allowed and not CLASS_FILE.match(name)}
     assert unexpected == set()
-    assert set(os.listdir(run.layout.out / ".attnkit")) == {f"{student}.json" for student in students}
+    assert set(os.listdir(run.layout.out / ".attnkit")) == {f"{records.file_stem(s)}.json" for s in students}
