@@ -6,6 +6,7 @@ Fixtures are the fixed set ``impl``, ``ref`` and ``rng`` (docs/ARCHITECTURE.md).
 """
 from __future__ import annotations
 
+import errno
 import importlib
 import inspect
 import time
@@ -26,6 +27,7 @@ from .sandbox import errors
 from .sandbox.proxy import Implementation
 
 FIXTURES = ("impl", "ref", "rng")
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 NOT_IMPLEMENTED_MESSAGE = "not implemented yet"
 
 
@@ -108,6 +110,11 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         result.blocked_by = _exercise_of(failure.sibling, spec.exercise)
     except AssertionError as failure:
         result.status, result.message = Status.FAILED, str(failure) or f"{spec.title}: failed"
+    except OSError as failure:
+        if failure.errno in DISK_FULL:  # the grading machine's disk, not this check: the caller grades it again
+            raise
+        result.status = Status.GRADER_ERROR
+        result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"
     except Exception as failure:  # a bug on the trusted side: say so, never blame the student
         result.status = Status.GRADER_ERROR
         result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"

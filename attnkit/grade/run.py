@@ -239,8 +239,6 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
 def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int | None:
     from grader.sandbox import preflight
 
-    from . import worker
-
     timeout, memory_mb, student_timeout = limits
     root = scratch.root()
     context = multiprocessing.get_context("forkserver")
@@ -254,19 +252,10 @@ def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int |
     finally:
         tempfile.tempdir = previous
     try:
-        results = pool.imap_unordered(worker.grade, tasks, chunksize=1)
-        for _ in tasks:
-            while True:  # while waiting, show who is being graded (a slow student is named, not the last one)
-                try:
-                    finished = results.next(timeout=SHOW_EVERY)
-                    break
-                except multiprocessing.TimeoutError:
-                    _show_current(current, shown)
-                    shown.tick()
-            _show_current(current, shown)
-            if finished.status == worker.FAILED:
-                errors[finished.student] = finished.message
-            shown.advance(finished.student, finished.score, finished.max_score, finished.status)
+        # a submission whose grading found the temp folder's disk full is graded again once the others are done
+        # (the hand-in that filled it has been removed by then): a classmate never fails for another's files
+        retry = _grade_round(pool, tasks, current, shown, errors, last=False)
+        _grade_round(pool, retry, current, shown, errors, last=True)
         pool.close()
     except KeyboardInterrupt:
         pool.terminate()
@@ -279,6 +268,32 @@ def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int |
         return 130
     pool.join()
     return None
+
+
+def _grade_round(pool, tasks, current, shown, errors, *, last: bool) -> list:
+    """Grade ``tasks`` in the pool; the tasks to grade again (their disk was full), unless this is the ``last``
+    round (then that is an error of the grader's, retried by the next run)."""
+    from . import worker
+
+    by_student = {task.entry.student: task for task in tasks}
+    again = []
+    results = pool.imap_unordered(worker.grade, tasks, chunksize=1)
+    for _ in tasks:
+        while True:  # while waiting, show who is being graded (a slow student is named, not the last one)
+            try:
+                finished = results.next(timeout=SHOW_EVERY)
+                break
+            except multiprocessing.TimeoutError:
+                _show_current(current, shown)
+                shown.tick()
+        _show_current(current, shown)
+        if finished.status == worker.DISK_FULL and not last:
+            again.append(by_student[finished.student])
+            continue
+        if finished.status in (worker.FAILED, worker.DISK_FULL):
+            errors[finished.student] = finished.message
+        shown.advance(finished.student, finished.score, finished.max_score, finished.status)
+    return again
 
 
 def _show_current(current, shown) -> None:
