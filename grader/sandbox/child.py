@@ -26,9 +26,10 @@ from .launch import Launched, launch
 from .memory import KernelMemory, read_peak, reset_peak, status_kib
 from .proxy import Implementation, called, judged, sibling_note, student_error
 from .scrub import Scrubber, machine_paths
-from .workspace import Workspace
+from .workspace import DISK_QUOTA, Workspace, disk_free
 
 DEFAULT_TIMEOUT = 10.0
+DISK_LOOK_SECONDS = 0.25       # the scratch dir's size is measured at least this often (see _check_disk)
 DEFAULT_MEMORY = 2 << 30       # RLIMIT_AS of a child: 2 GiB
 OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files): 1 MiB, the hard backstop
 PRINT_LIMIT = 256 << 10        # what a child's print / sys.stdout / sys.stderr keep; the rest is discarded
@@ -165,8 +166,9 @@ class ChildTransport:
                  siblings: Siblings | None = None):
         self.zygote, self.workspace, self.exercise, self.module = zygote, workspace, exercise, module
         self.siblings = siblings
-        self.scrub = Scrubber({**zygote.paths, str(workspace.submission): "<your submission>",
-                               str(workspace.scratch): "<scratch>", str(workspace.root): "<workspace>"})
+        self.scrub = Scrubber({**dict.fromkeys(map(str, workspace.root.parents), "<temp>"), **zygote.paths,
+                               str(workspace.submission): "<your submission>", str(workspace.scratch): "<scratch>",
+                               str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
         self.last_call_mutated: list[str] = []
         self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
@@ -175,6 +177,7 @@ class ChildTransport:
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
         self.pid, self.sock, self.region = None, None, None
         self.baseline_kib: int | None = None
+        self.free_disk: int | None = None
         self.answered = self.populated = False
         self.kernel_memory: KernelMemory | None = None  # of the last ``measure`` call, read from /proc
         spent = workspace.timeouts.get(exercise, 0)
@@ -199,6 +202,7 @@ class ChildTransport:
             except (wire.WireError, OSError):
                 pass  # a child that never got ready fails its import next
         self.baseline_kib = status_kib(self.pid, "VmRSS")  # before any student code ran in it
+        self.free_disk = disk_free(self.workspace.scratch)
         try:
             self.request("import", {"module": self.module}, call=f"import {self.module}")
         except errors.StudentError as failure:
@@ -283,6 +287,7 @@ class ChildTransport:
             raise errors.StudentCrashed(f"your process {how} during {call}{detail}", call=call,
                                         exercise=self.exercise) from None
         self._spend(start)
+        self._check_disk(call)
         try:  # every field of the answer is the student's: anything malformed is their error, never ours
             return self._answer(op, target, answer, values, call)
         except errors.StudentError:
@@ -326,6 +331,24 @@ class ChildTransport:
             self._note("missing_module", f"{self.module}.py")
         elif not missing and not info["sibling"]:
             self._note("import_error", f"{self.module}.py: {info['type']}: {info['message'][:200]}{where}")
+
+    def _check_disk(self, call: str) -> None:
+        """After a request: what this submission keeps in its scratch dir is measured (when the disk's free space
+        fell by a quarter of :data:`DISK_QUOTA` since the last look, or :data:`DISK_LOOK_SECONDS` have passed: a
+        walk costs tens of microseconds, a round trip about eighty); past the quota its files are removed and the
+        call fails (a hand-in never fills the disk its classmates are graded on)."""
+        free, now = disk_free(self.workspace.scratch), time.monotonic()
+        dropped = free is not None and self.free_disk is not None and self.free_disk - free >= DISK_QUOTA // 4
+        if not dropped and now - self.workspace.looked < DISK_LOOK_SECONDS:
+            return
+        self.free_disk, self.workspace.looked = free, now  # the rest of a drop is other processes'
+        used = self.workspace.scratch_bytes()
+        if used > DISK_QUOTA:
+            self.kill()
+            self.workspace.clear_scratch()
+            self._note("disk_quota", f"{self.exercise}: {call} left more than {DISK_QUOTA >> 20} MiB of files")
+            raise errors.StudentCrashed(f"{call}: your code wrote more than {DISK_QUOTA >> 20} MiB of files; they "
+                                        "were removed", call=call, exercise=self.exercise)
 
     def _bad_value(self, call: str, why: str) -> errors.StudentBadValue:
         self.kill()  # its process is not trusted to answer the next request sensibly

@@ -20,7 +20,7 @@ def machine_paths() -> dict[str, str]:
     """{path: what it is} for the grading process's own places (the kit, Python, the temp and home folders)."""
     return {str(KIT): "<attnkit>", sys.prefix: "<python environment>", sys.exec_prefix: "<python environment>",
             sys.base_prefix: "<python>", sys.base_exec_prefix: "<python>", os.path.dirname(sys.executable): "<python>",
-            tempfile.gettempdir(): "<temp>", os.path.expanduser("~"): "<home>"}
+            tempfile.gettempdir(): "<temp>", os.environ.get("TMPDIR", ""): "<temp>", os.path.expanduser("~"): "<home>"}
 
 
 class Scrubber:
