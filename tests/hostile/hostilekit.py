@@ -322,13 +322,14 @@ class Run:
         return "\n".join([record.get("problem", "")] + [c["message"] for e in exercises for c in e["checks"]])
 
 
-def grade(layout: Layout) -> Run:
-    """Grade layout.submissions into layout.out with the CLI, under the process census of graded_run.py."""
+def grade(layout: Layout, *extra: str) -> Run:
+    """Grade layout.submissions into layout.out with the CLI (and ``extra`` arguments), under the process census
+    of graded_run.py."""
     report = layout.root / "report.json"
     env = dict(os.environ, TMPDIR=str(layout.tmp), PYTHONPATH=str(REPO))
     command = [sys.executable, str(HERE / "graded_run.py"), str(report), str(layout.root), "--",
                str(layout.submissions), "--out", str(layout.out), "--jobs", str(JOBS), "--timeout", str(TIMEOUT),
-               "--no-progress"]
+               "--no-progress", *extra]
     done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_LIMIT, cwd=layout.root, env=env,
                           stdin=subprocess.DEVNULL)
     if done.returncode != 0 or not report.exists():
