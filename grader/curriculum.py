@@ -105,7 +105,7 @@ def users_of(exercise_ids) -> tuple[str, ...]:
 
 def prerequisites(exercise_id: str) -> tuple[str, ...]:
     """The exercises ``exercise_id`` builds on, directly or through another (its ``depends_on``, followed
-    transitively: gqa builds on multihead, which builds on attention), in path order; never itself."""
+    transitively: an exercise built on one that builds on a third has both), in path order; never itself."""
     found: set[str] = set()
     todo = list(get(exercise_id).depends_on)
     while todo:

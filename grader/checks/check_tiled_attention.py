@@ -98,7 +98,7 @@ def test_tiled_memory(impl, ref, rng):
     # the same budget, enforced by the operating system's measure: beyond the arguments, the result and one
     # running (n, d_v) accumulator (both counted as float64, in case it computes in float64)
     expect_kernel_memory(impl, call=call, budget=budget, allowance=3 * n * d * Q.itemsize + 2 * n * d * 8,
-                         full=n * n * 8, mistake=mistakes.FULL_MATRIX)
+                         full=n * n * 8, mistake=mistakes.FULL_MATRIX, diagnose_from=n * n)
     # tracemalloc's figure, computed in the student's process: it can only cost the point, never award it.
     # Not counted as extra: the (n, d_v) result and one running (n, d_v) accumulator, which every
     # implementation needs whatever its block size (counted as float64, in case it computes in float64).
