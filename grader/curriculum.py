@@ -103,6 +103,19 @@ def users_of(exercise_ids) -> tuple[str, ...]:
     return tuple(e for e in ids() if e in found)
 
 
+def prerequisites(exercise_id: str) -> tuple[str, ...]:
+    """The exercises ``exercise_id`` builds on, directly or through another (its ``depends_on``, followed
+    transitively: an exercise built on one that builds on a third has both), in path order; never itself."""
+    found: set[str] = set()
+    todo = list(get(exercise_id).depends_on)
+    while todo:
+        needed = todo.pop()
+        if needed not in found and needed != exercise_id:
+            found.add(needed)
+            todo.extend(get(needed).depends_on)
+    return tuple(e for e in ids() if e in found)
+
+
 def select(spec: str | None = None) -> tuple[str, ...]:
     """The exercises of a course, in learning-path order.
 
@@ -164,6 +177,9 @@ def _course_file(path: Path) -> list[str]:
         raise ValueError(f"cannot read the course file {path}: {error.strerror}") from None
     except yaml.YAMLError as error:
         raise ValueError(f"{path} is not valid YAML: {error}") from None
+    except RecursionError:  # lists or mappings nested thousands deep
+        raise ValueError(f"{path} nests its lists or mappings too deeply; a course file is a list of exercise "
+                         "ids, or a mapping with an 'exercises' list") from None
     if isinstance(data, dict):
         data = data.get("exercises")
     if not isinstance(data, list) or not all(isinstance(item, str) for item in data):

@@ -78,6 +78,15 @@ class ExerciseResult:
         return sum(c.max_points for c in self.checks)
 
     @property
+    def visible_score(self) -> float:
+        """The points of the visible checks alone: what may be shown before grades are published."""
+        return sum(c.points for c in self.checks if c.visibility == "visible")
+
+    @property
+    def visible_max_score(self) -> float:
+        return sum(c.max_points for c in self.checks if c.visibility == "visible")
+
+    @property
     def passed(self) -> int:
         return sum(c.status == PASSED for c in self.checks)
 

@@ -6,6 +6,7 @@ Fixtures are the fixed set ``impl``, ``ref`` and ``rng`` (docs/ARCHITECTURE.md).
 """
 from __future__ import annotations
 
+import errno
 import importlib
 import inspect
 import time
@@ -28,6 +29,7 @@ from .sandbox.proxy import Implementation
 from .sandbox.runtime import LENT_CLASSES
 
 FIXTURES = ("impl", "ref", "rng")
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 NOT_IMPLEMENTED_MESSAGE = "not implemented yet"
 
 
@@ -115,6 +117,11 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         result.blocked_by = _exercise_of(failure.sibling, spec.exercise)
     except AssertionError as failure:
         result.status, result.message = Status.FAILED, str(failure) or f"{spec.title}: failed"
+    except OSError as failure:
+        if failure.errno in DISK_FULL:  # the grading machine's disk, not this check: the caller grades it again
+            raise
+        result.status = Status.GRADER_ERROR
+        result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"
     except Exception as failure:  # a bug on the trusted side: say so, never blame the student
         result.status = Status.GRADER_ERROR
         result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"
@@ -182,19 +189,22 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
 
 @lru_cache(maxsize=None)
 def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
-    """What ``attnkit grade`` answers with the reference in ``exercise``'s child: the public functions
-    of every other exercise's reference module, and its classes the sandbox lends (``KVCache``:
-    ``runtime.LENT_CLASSES``; other classes stay the student's), except the ``trusted`` modules (the
-    student's own ran: they passed every check of their exercise)."""
+    """What ``attnkit grade`` answers with the reference in ``exercise``'s child: the public functions of the
+    reference modules of ``exercise``'s prerequisites only (``depends_on`` in the curriculum, transitively), and
+    the classes the sandbox lends in their place (``KVCache``: ``runtime.LENT_CLASSES``; other classes stay the
+    student's), except the ``trusted`` modules (the student's own ran: they passed every check of their exercise).
+    Any other exercise's module is the student's own code: the reference never answers for an exercise that is
+    not one this exercise builds on. While one function of the exercise's own module runs, its other functions
+    are answered by the reference too (``Siblings.own``)."""
     from .sandbox.child import Siblings
 
-    own = curriculum.get(exercise).module
     functions = {}
-    for other in curriculum.exercises():
-        if other.module == own or other.module in functions or other.module in trusted:
+    for needed in curriculum.prerequisites(exercise):
+        module_name = curriculum.get(needed).module
+        if module_name in trusted:
             continue
-        functions[other.module] = _public_functions(other.module, lent=True)
-    return Siblings(functions, _answer_with_reference, _public_functions(own))
+        functions[module_name] = _public_functions(module_name, lent=True)
+    return Siblings(functions, _answer_with_reference, _public_functions(curriculum.get(exercise).module))
 
 
 def _public_functions(module_name: str, lent: bool = False) -> tuple[str, ...]:
@@ -211,8 +221,10 @@ def _answer_with_reference(module: str, name: str, args: tuple, kwargs: dict) ->
 
 
 def sibling_notes(results: list[ExerciseResult]) -> None:
-    """Tell each exercise graded with a reference sibling when the student's own sibling fails its checks."""
-    failing = {curriculum.get(r.exercise).module: r.exercise for r in results if r.score < r.max_score}
+    """Tell each exercise graded with a reference sibling when the student's own sibling fails its checks: its
+    visible checks, since the note is shown before grades are published (a hidden check's result never shows)."""
+    failing = {curriculum.get(r.exercise).module: r.exercise for r in results
+               if r.visible_score < r.visible_max_score}
     for result in results:
         weak = sorted(failing[module] for module in result.reference_siblings if module in failing)
         if weak:

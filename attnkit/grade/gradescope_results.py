@@ -11,6 +11,8 @@ from grader.results import PASSED, CheckResult, SubmissionResult
 
 # our check visibility -> Gradescope's: hidden checks are shown once grades are published
 VISIBILITY = {"visible": "visible", "hidden": "after_published"}
+# the results as a whole (their total score): visible at once, or once published when a check is hidden, so that
+# the total cannot tell a hidden check's result; the visible checks say "visible" themselves and show at once
 TOP_VISIBILITY = "visible"
 
 
@@ -42,10 +44,18 @@ NOTES = {"skipped": "left out of your hand-in", "missing_module": "missing from 
          "output_truncated": "printed output cut short", "too_slow": "too slow"}
 
 
+def has_hidden(result: SubmissionResult) -> bool:
+    return any(check.visibility != "visible" for exercise in result.exercises for check in exercise.checks)
+
+
 def output_text(result: SubmissionResult) -> str:
-    """The results' top text: the submission's problem, the notes the student is told about, a line per exercise."""
-    summary = [f"{e.exercise}: {_number(e.score)}/{_number(e.max_score)}" + (f" ({e.note})" if e.note else "")
+    """The results' top text: the submission's problem, the notes the student is told about, a line per exercise.
+    Shown before publication, so it counts the visible checks' points alone (the notes are computed from them too)."""
+    summary = [f"{e.exercise}: {_number(e.visible_score)}/{_number(e.visible_max_score)}" + (f" ({e.note})" if e.note
+                                                                                            else "")
                for e in result.exercises]
+    if has_hidden(result):
+        summary.append("(visible checks only: the hidden checks' points count once grades are published)")
     notes = [f"{NOTES[n['kind']]}: {n['detail']}" for n in result.notes if n.get("kind") in NOTES]
     return "\n".join(([result.problem, ""] if result.problem else []) + ([*notes, ""] if notes else []) + summary)
 
@@ -57,7 +67,7 @@ def results_json(result: SubmissionResult) -> dict:
     return {
         "score": _number(result.score),
         "output": output_text(result),
-        "visibility": TOP_VISIBILITY,
+        "visibility": "after_published" if has_hidden(result) else TOP_VISIBILITY,
         "stdout_visibility": "hidden",
         "tests": tests,
     }

@@ -4,6 +4,8 @@ from __future__ import annotations
 import sys
 import time
 
+from grader.text import printable
+
 from .summary import number
 
 SLOW_SECONDS = 5.0  # a line names how long a submission took when it took at least this long
@@ -22,7 +24,7 @@ class LineProgress:
         return None
 
     def note(self, text: str) -> None:
-        print(text, file=self.stream, flush=True)
+        print(printable(text), file=self.stream, flush=True)
 
     def grading(self, student: str) -> None:
         """``student``'s grading has started; a line names it once it takes :data:`SLOW_SECONDS` (see :meth:`tick`)."""
@@ -32,7 +34,8 @@ class LineProgress:
         for student, began in self.started.items():
             if student not in self.named and time.monotonic() - began >= SLOW_SECONDS:
                 self.named.add(student)
-                print(f"[{self.count}/{self.total}] still grading {student}...", file=self.stream, flush=True)
+                print(printable(f"[{self.count}/{self.total}] still grading {student}..."), file=self.stream,
+                      flush=True)
 
     def _slow_note(self, student: str) -> str:
         began = self.started.pop(student, None)
@@ -43,7 +46,7 @@ class LineProgress:
     def advance(self, student: str, score: float, max_score: float, status: str = "graded") -> None:
         self.count += 1
         tail = ("" if status == "graded" else f" ({status})") + self._slow_note(student)
-        print(f"[{self.count}/{self.total}] {student} {number(score)}/{number(max_score)}{tail}",
+        print(printable(f"[{self.count}/{self.total}] {student} {number(score)}/{number(max_score)}{tail}"),
               file=self.stream, flush=True)
 
 
@@ -67,7 +70,7 @@ class BarProgress:
         return self.bar.__exit__(*exc)
 
     def note(self, text: str) -> None:
-        self.bar.console.print(text, markup=False, highlight=False)
+        self.bar.console.print(printable(text), markup=False, highlight=False)
 
     def grading(self, student: str) -> None:
         self.now.append(student)
@@ -81,7 +84,7 @@ class BarProgress:
 
     def advance(self, student: str, score: float, max_score: float, status: str = "graded") -> None:
         if status != "graded":
-            self.bar.console.print(f"{student}: {status}", markup=False, highlight=False)
+            self.bar.console.print(printable(f"{student}: {status}"), markup=False, highlight=False)
         if student in self.now:
             self.now.remove(student)
         self.bar.update(self.task, advance=1, now=self._now())

@@ -20,12 +20,33 @@ def record_dir(out: Path) -> Path:
     return Path(out) / RECORDS
 
 
+SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@+")
+RESERVED = {"summary", "grades"}  # OUTDIR/summary.json (the class's); grades.* kept free too
+MAX_STEM = 100                    # bytes of a student's file stem: with ".json" and an atomic write's suffix, well
+#                                   under the 255 bytes a file name may have
+
+
+def file_stem(student: str) -> str:
+    """The stem of a student's files in OUTDIR: the id itself when it is plain (letters, digits, ``._-@+``, not
+    hidden, not a class file's name, at most :data:`MAX_STEM` bytes); otherwise ``~`` and the id's UTF-8 bytes with
+    every other byte as ``%XX`` (so no two ids share a stem, and none clashes with a plain one), cut to
+    :data:`MAX_STEM` with a digest of the whole id when longer. The record inside holds the id itself."""
+    if student and set(student) <= SAFE and not student.startswith(".") and student.lower() not in RESERVED \
+            and len(student) <= MAX_STEM:
+        return student
+    raw = student.encode("utf-8", "surrogateescape")
+    stem = "~" + "".join(chr(byte) if chr(byte) in SAFE else f"%{byte:02X}" for byte in raw)
+    if len(stem) > MAX_STEM:
+        stem = stem[:MAX_STEM - 17] + "~" + hashlib.sha256(raw).hexdigest()[:16]
+    return stem
+
+
 def record_path(out: Path, student: str) -> Path:
-    return record_dir(out) / f"{student}.json"
+    return record_dir(out) / f"{file_stem(student)}.json"
 
 
 def gradescope_path(out: Path, student: str) -> Path:
-    return Path(out) / f"{student}.json"
+    return Path(out) / f"{file_stem(student)}.json"
 
 
 @lru_cache(maxsize=1)

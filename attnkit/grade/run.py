@@ -8,6 +8,7 @@ class summary from the records. Ctrl-C stops the workers; what is written stays 
 from __future__ import annotations
 
 import errno
+import math
 import multiprocessing
 import os
 import shutil
@@ -21,7 +22,6 @@ from . import progress as progress_view
 from . import records, scratch, summary
 from .submissions import Entry, content_hash, discover
 
-RESERVED = {"summary", "grades"}  # OUTDIR/summary.json; keep grades.* free too
 CLASS_FILES = ("grades.csv", "summary.json", "summary.txt")
 PROBE_BYTES = 64 << 10            # the probe written (and fsynced) into OUTDIR before anything is graded
 BYTES_PER_STUDENT = 128 << 10     # room asked for per submission: its Gradescope JSON + record are ~50 KB
@@ -73,8 +73,9 @@ def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float =
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     try:
         entries, warnings = _prepare(Path(submissions), Path(out), jobs, timeout, memory_mb)
-        if student_timeout <= 0:
-            raise UserError("--student-timeout must be positive")
+        if not (math.isfinite(student_timeout) and 0 < student_timeout <= MAX_SECONDS * 100):
+            raise UserError(f"--student-timeout must be a number of seconds above 0 and at most {MAX_SECONDS * 100:g} "
+                            f"(got {student_timeout:g})")
     except UserError as error:
         print(f"attnkit grade: {error}", file=stderr)
         return 2
@@ -83,11 +84,28 @@ def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float =
                 exercises, pictures)
 
 
+MAX_SECONDS = 3600.0   # --timeout: one call
+MIN_MEMORY_MB = 256     # --memory-mb: a child with numpy loaded maps about 172 MiB before any student code
+
+
+def check_limits(timeout: float, memory_mb: int) -> None:
+    """UserError naming the option and what to give, for a limit no child could run under (NaN, infinite, zero,
+    negative, more memory than this machine has)."""
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_SECONDS):
+        raise UserError(f"--timeout must be a number of seconds above 0 and at most {MAX_SECONDS:g} (got {timeout:g})")
+    try:
+        machine = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 20
+    except (ValueError, OSError):
+        machine = 1 << 30  # unknown: 1 TiB
+    if not MIN_MEMORY_MB <= memory_mb <= machine:
+        raise UserError(f"--memory-mb must be between {MIN_MEMORY_MB} and this machine's {machine} MiB "
+                        f"(got {memory_mb})")
+
+
 def _prepare(submissions: Path, out: Path, jobs, timeout, memory_mb) -> tuple[list[Entry], list[str]]:
     if jobs is not None and jobs < 1:
         raise UserError(f"--jobs must be at least 1 (got {jobs})")
-    if timeout <= 0 or memory_mb <= 0:
-        raise UserError("--timeout and --memory-mb must be positive")
+    check_limits(timeout, memory_mb)
     if not submissions.exists():
         raise UserError(f"no such folder: {submissions}. Name the folder holding one folder or .zip per student.")
     if not submissions.is_dir():
@@ -102,10 +120,6 @@ def _prepare(submissions: Path, out: Path, jobs, timeout, memory_mb) -> tuple[li
         warnings.append(f"ignored {out.name}: it is the output folder")
     if not kept:
         raise UserError(f"{submissions} holds no submissions (expected one folder or .zip per student).")
-    clash = sorted(e.student for e in kept if e.student.lower() in RESERVED)
-    if clash:
-        raise UserError(f"student id {clash[0]!r} would overwrite OUTDIR/{clash[0]}.json; rename that entry "
-                        f"in {submissions}.")
     _check_writable(out, len(kept))
     _check_temp()
     return kept, warnings
@@ -178,7 +192,9 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
         print(f"attnkit grade: the grader's checks could not be loaded ({type(error).__name__}: {error}); "
               "nothing was graded.", file=stderr)
         return 1
-    scratch.sweep()  # what runs killed with SIGKILL left in the temp dir
+    scratch.sweep()  # what runs killed with SIGKILL left in the temp dir (and in the short socket folders' place)
+    if os.path.realpath(scratch.SHORT_BASE) != os.path.realpath(tempfile.gettempdir()):
+        scratch.sweep(Path(scratch.SHORT_BASE))
     version = records.grader_version() + ("" if exercises is None else f" exercises={','.join(exercise_ids)}")
     tasks, skipped = [], 0
     for entry in entries:
@@ -225,14 +241,12 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
 def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int | None:
     from grader.sandbox import preflight
 
-    from . import worker
-
     timeout, memory_mb, student_timeout = limits
     root = scratch.root()
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["attnkit.grade.worker"])
-    previous, tempfile.tempdir = tempfile.tempdir, str(root)
-    try:  # a forkserver started now keeps its socket folder under root too
+    previous, tempfile.tempdir = tempfile.tempdir, str(scratch.socket_folder())
+    try:  # a forkserver started now keeps its socket folder in there: under root, or a short path of its own
         counter, current = context.Value("i", 0), context.SimpleQueue()
         stdlib = preflight.readable_stdlib(str(root))  # made by _check_temp: the same copy for every worker
         pool = context.Pool(jobs, initializer=start_worker, initargs=(str(root), timeout, memory_mb << 20, counter,
@@ -240,19 +254,10 @@ def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int |
     finally:
         tempfile.tempdir = previous
     try:
-        results = pool.imap_unordered(worker.grade, tasks, chunksize=1)
-        for _ in tasks:
-            while True:  # while waiting, show who is being graded (a slow student is named, not the last one)
-                try:
-                    finished = results.next(timeout=SHOW_EVERY)
-                    break
-                except multiprocessing.TimeoutError:
-                    _show_current(current, shown)
-                    shown.tick()
-            _show_current(current, shown)
-            if finished.status == worker.FAILED:
-                errors[finished.student] = finished.message
-            shown.advance(finished.student, finished.score, finished.max_score, finished.status)
+        # a submission whose grading found the temp folder's disk full is graded again once the others are done
+        # (the hand-in that filled it has been removed by then): a classmate never fails for another's files
+        retry = _grade_round(pool, tasks, current, shown, errors, last=False)
+        _grade_round(pool, retry, current, shown, errors, last=True)
         pool.close()
     except KeyboardInterrupt:
         pool.terminate()
@@ -265,6 +270,32 @@ def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int |
         return 130
     pool.join()
     return None
+
+
+def _grade_round(pool, tasks, current, shown, errors, *, last: bool) -> list:
+    """Grade ``tasks`` in the pool; the tasks to grade again (their disk was full), unless this is the ``last``
+    round (then that is an error of the grader's, retried by the next run)."""
+    from . import worker
+
+    by_student = {task.entry.student: task for task in tasks}
+    again = []
+    results = pool.imap_unordered(worker.grade, tasks, chunksize=1)
+    for _ in tasks:
+        while True:  # while waiting, show who is being graded (a slow student is named, not the last one)
+            try:
+                finished = results.next(timeout=SHOW_EVERY)
+                break
+            except multiprocessing.TimeoutError:
+                _show_current(current, shown)
+                shown.tick()
+        _show_current(current, shown)
+        if finished.status == worker.DISK_FULL and not last:
+            again.append(by_student[finished.student])
+            continue
+        if finished.status in (worker.FAILED, worker.DISK_FULL):
+            errors[finished.student] = finished.message
+        shown.advance(finished.student, finished.score, finished.max_score, finished.status)
+    return again
 
 
 def _show_current(current, shown) -> None:

@@ -29,12 +29,36 @@ REMOVAL_PRIORITY = -200
 _root: Path | None = None
 
 
+# multiprocessing's forkserver listens on <folder>/pymp-XXXXXXXX/listener-XXXXXXXX, a Unix socket address of at most
+# 107 bytes: a folder whose path leaves less room gets a short one of its own, under SHORT_BASE
+UNIX_PATH_MAX, SOCKET_PATH_ROOM, SHORT_BASE = 107, 40, "/tmp"
+_sockets: Path | None = None
+
+
 def root() -> Path:
     """This process's private temporary folder (created, locked and registered for removal on first use)."""
     global _root
     if _root is not None and _root.is_dir():
         return _root
-    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
+    _root = _make(None)
+    return _root
+
+
+def socket_folder() -> Path:
+    """Where multiprocessing's forkserver keeps its socket: :func:`root` when its path leaves room for the socket's
+    address, else a private folder of the same kind (locked, removed at exit, swept after a kill) under
+    :data:`SHORT_BASE`."""
+    global _sockets
+    if len(os.fsencode(str(root()))) + SOCKET_PATH_ROOM <= UNIX_PATH_MAX:
+        return root()
+    if _sockets is None or not _sockets.is_dir():
+        _sockets = _make(SHORT_BASE)
+    return _sockets
+
+
+def _make(base: str | None) -> Path:
+    """A private folder under ``base`` (the temp dir when None), its ``owner`` locked, removed at exit."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=base))
     os.chmod(folder, 0o711)  # sandboxed children (user nobody when we are root) pass through to their workspace
     pending = folder / f"{OWNER}.new"
     fd = os.open(pending, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
@@ -42,7 +66,6 @@ def root() -> Path:
     os.rename(pending, folder / OWNER)  # only a locked owner file ever carries the name a sweeper tests
     # at exit, after multiprocessing's own clean-up (its forkserver socket folder is in here; priority -100)
     util.Finalize(None, _remove, args=(folder, fd), exitpriority=REMOVAL_PRIORITY)
-    _root = folder
     return folder
 
 
@@ -102,7 +125,7 @@ def sweep(base: Path | None = None) -> int:
     for folder in candidates:
         try:
             info = folder.lstat()
-            if folder == _root or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            if folder in (_root, _sockets) or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
                 continue
             if abandoned(folder):
                 removed += tree.remove(folder)

@@ -22,12 +22,17 @@ from pathlib import Path, PurePosixPath
 
 from grader.sandbox import tree
 from grader.sandbox.workspace import read_regular
+from grader.text import printable
+
+from .zipindex import NotAZip, directory_figures
 
 MAX_ENTRIES = 2000                 # entries in one zip
 MAX_TOTAL_BYTES = 64 << 20         # uncompressed bytes of the .py files extracted from one zip
 MAX_FILE_BYTES = 8 << 20           # one .py file
 MAX_DEPTH = 8                      # folders below the hand-in's top
+MAX_NAME_BYTES = 255               # one file or folder name of a zip entry (what file systems take)
 MAX_ZIP_BYTES = 256 << 20          # a .zip hand-in itself (never read, not even hashed, past this)
+MAX_DIRECTORY_BYTES = 4 << 20      # a zip's central directory: MAX_ENTRIES entries with names of up to 2 KiB
 SKIPPED_DIRS = {"__pycache__", "__MACOSX"}
 CHUNK = 1 << 16
 
@@ -66,21 +71,28 @@ def hidden(name: str) -> bool:
     return name.startswith(".") or name in SKIPPED_DIRS
 
 
+def readable(name: str) -> str:
+    """A file name as a student id people can read and files can hold: bytes that are not UTF-8 as ``\\xNN``,
+    control and format characters escaped (a name is anything a file system takes)."""
+    return printable(name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"))
+
+
 def discover(root: Path) -> tuple[list[Entry], list[str]]:
-    """The entries of ``root``, sorted by student id, and warnings about what was left out."""
+    """The entries of ``root``, sorted by student id (:func:`readable`), and warnings about what was left out."""
     entries: dict[str, Entry] = {}
     warnings = []
     for path in sorted(Path(root).iterdir(), key=lambda p: p.name):
         if hidden(path.name):
             continue
+        shown = readable(path.name)
         if path.is_symlink():
-            entry = Entry(path.stem if path.suffix.lower() == ".zip" else path.name, path, "symlink")
+            entry = Entry(readable(path.stem if path.suffix.lower() == ".zip" else path.name), path, "symlink")
         elif path.is_dir():
-            entry = Entry(path.name, path, "folder")
+            entry = Entry(shown, path, "folder")
         elif path.is_file() and path.suffix.lower() == ".zip":
-            entry = Entry(path.stem, path, "zip")
+            entry = Entry(readable(path.stem), path, "zip")
         else:
-            warnings.append(f"ignored {path.name}: not a folder or a .zip")
+            warnings.append(f"ignored {shown}: not a folder or a .zip")
             continue
         if entry.student in entries:  # the first in name order is graded (grace/ before grace.zip), and says so
             kept = entries[entry.student]
@@ -191,12 +203,48 @@ def safe_name(raw: str) -> PurePosixPath:
         raise UnsafeEntry("would be written outside the submission")
     if len(parts) > MAX_DEPTH + 1:
         raise UnsafeEntry(f"is more than {MAX_DEPTH} folders deep")
+    if any(len(part.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES for part in parts):
+        raise UnsafeEntry(f"has a name longer than {MAX_NAME_BYTES} bytes")
     return PurePosixPath(*parts) if parts else PurePosixPath(".")
 
 
 def _is_symlink(info: zipfile.ZipInfo) -> bool:
     mode = info.external_attr >> 16
     return stat.S_ISLNK(mode)
+
+
+# what makes one entry unusable while the zip is sound: encryption (RuntimeError), a compression method zipfile lacks
+# (NotImplementedError), a name the file system refuses (OSError); corrupt or lying data (a bad CRC, a stream longer
+# than its header says) refuses the whole zip, as a tampered archive
+ENTRY_FAILURES = (OSError, NotImplementedError, RuntimeError, UnicodeError)
+
+
+def _extract_entry(zipped: zipfile.ZipFile, info: zipfile.ZipInfo, destination: Path, total: list) -> int:
+    """Write one entry to ``destination``; its size. UnsafeEntry when that entry cannot be used (nothing of it is
+    left behind); SubmissionProblem when the zip expands past what its headers said (a zip bomb)."""
+    if destination.exists():
+        raise UnsafeEntry("is in the zip twice; the first one is used")
+    written = 0
+    try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        with zipped.open(info) as source, open(destination, "xb") as sink:
+            for block in iter(lambda: source.read(CHUNK), b""):
+                written += len(block)
+                total[0] += len(block)
+                if written > info.file_size or total[0] > MAX_TOTAL_BYTES:  # more than its header said
+                    raise SubmissionProblem("the zip expands to too many bytes (a zip bomb?)")
+                sink.write(block)
+    except (zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError):
+        destination.unlink(missing_ok=True)
+        raise
+    except ENTRY_FAILURES as failure:
+        destination.unlink(missing_ok=True)
+        why = "is encrypted" if "encrypted" in str(failure) else f"could not be read: {type(failure).__name__}"
+        raise UnsafeEntry(why) from None
+    except SubmissionProblem:
+        destination.unlink(missing_ok=True)
+        raise
+    return written
 
 
 def extract_zip(archive: Path, target: Path) -> Intake:
@@ -211,6 +259,13 @@ def extract_zip(archive: Path, target: Path) -> Intake:
         size = os.stat(archive).st_size
         if size > MAX_ZIP_BYTES:
             raise SubmissionProblem(f"the zip is {size >> 20} MiB (at most {MAX_ZIP_BYTES >> 20} MiB)")
+        try:  # counted from the end records before the central directory is parsed (zipindex.py)
+            listed, directory = directory_figures(archive)
+        except NotAZip:
+            listed, directory = 0, 0  # zipfile says what is wrong below
+        if listed > MAX_ENTRIES or directory > MAX_DIRECTORY_BYTES:
+            raise SubmissionProblem(f"the zip lists {listed} entries in a {directory >> 10} KiB directory "
+                                    f"(at most {MAX_ENTRIES} entries, {MAX_DIRECTORY_BYTES >> 20} MiB)")
         with zipfile.ZipFile(archive) as zipped:
             infos = zipped.infolist()
             if len(infos) > MAX_ENTRIES:
@@ -232,26 +287,19 @@ def extract_zip(archive: Path, target: Path) -> Intake:
                 chosen.append((info, name))
             if sum(info.file_size for info, _ in chosen) > MAX_TOTAL_BYTES:
                 raise SubmissionProblem(f"the zip's .py files exceed {MAX_TOTAL_BYTES >> 20} MiB uncompressed")
-            total = 0
+            total = [0]
             for info, name in chosen:
-                destination = target.joinpath(*name.parts)
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                written = 0
-                with zipped.open(info) as source, open(destination, "xb") as sink:
-                    for block in iter(lambda: source.read(CHUNK), b""):
-                        written += len(block)
-                        total += len(block)
-                        if written > info.file_size or total > MAX_TOTAL_BYTES:  # more than its header said
-                            raise SubmissionProblem("the zip expands to too many bytes (a zip bomb?)")
-                        sink.write(block)
-                intake.files.append((name.as_posix(), written))
+                try:
+                    intake.files.append((name.as_posix(), _extract_entry(zipped, info, target.joinpath(*name.parts),
+                                                                         total)))
+                except UnsafeEntry as unsafe:  # this entry only: skipped and named, the rest graded
+                    intake.skipped.append(f"{name.as_posix()[:200]} ({unsafe})")
     except SubmissionProblem:
         raise
-    except FileExistsError as failure:
-        raise SubmissionProblem(f"the zip holds the same file twice ({Path(failure.filename).name})") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, UnicodeError, EOFError, OSError, ValueError,
             NotImplementedError, RuntimeError, zlib.error, lzma.LZMAError) as failure:  # corrupt data in any codec
-        raise SubmissionProblem(f"could not read your zip ({type(failure).__name__}: {failure})") from None
+        detail = failure.strerror if isinstance(failure, OSError) and failure.strerror else str(failure)
+        raise SubmissionProblem(f"could not read your zip ({type(failure).__name__}: {detail[:200]})") from None
     return intake
 
 

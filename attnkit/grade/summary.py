@@ -8,6 +8,7 @@ from pathlib import Path
 
 from attnkit import atomic
 from grader.results import GRADER_ERROR, SubmissionResult
+from grader.text import printable
 
 from .unnamed import shared_unnamed
 
@@ -135,7 +136,7 @@ def summary_text(summary: dict) -> str:
         lines += [f"  {g['students']:>4}  {g['check']}" for g in summary["grader_errors"]]
     if summary["warnings"]:
         lines += ["", "left out of SUBMISSIONS:"] + [f"  {w}" for w in summary["warnings"]]
-    return "\n".join(lines) + "\n"
+    return printable("\n".join(lines)) + "\n"  # names and details from hand-ins: no raw escape sequence
 
 
 def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[str, ...],

@@ -7,6 +7,7 @@ current task, removing its temporary folders, and closes the zygote, which kills
 """
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -23,6 +24,8 @@ from .submissions import Entry, SubmissionProblem, extract_zip, package_root, st
 GRADED, REFUSED, FAILED = "graded", "refused", "error"
 REFUSAL = ("refused: {reason}. Hand in the zip `attnkit pack` writes in your attnkit folder (your exercise modules "
            "and nothing else)")
+DISK_FULL = "disk full"  # the temp folder's disk was full (another hand-in's files?): graded again later
+FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
 
 _zygote = None
 _current = None  # a queue the parent reads to show who is being graded
@@ -88,6 +91,11 @@ def grade(task: Task) -> Done:
     try:
         result = _grade(task.entry, task.exercises)
         _commit(task, result)
+    except OSError as failure:
+        if failure.errno in FULL_ERRNOS:  # not this student's doing: graded again once the disk has room
+            return Done(task.entry.student, DISK_FULL, 0.0, 0.0,
+                        f"the temp folder's disk was full ({failure.strerror})")
+        return Done(task.entry.student, FAILED, 0.0, 0.0, f"internal error: {type(failure).__name__}: {failure}")
     except Exception as failure:  # a bug on our side: no record, so a re-run tries again
         return Done(task.entry.student, FAILED, 0.0, 0.0, f"internal error: {type(failure).__name__}: {failure}")
     status = REFUSED if result.problem else GRADED

@@ -51,21 +51,25 @@ def expect_value_error(thunk: Callable[[], Any], *, call: str, why: str) -> None
     raise CheckFailed(f"{call} returned {describe(got)}; expected it to raise ValueError ({why})")
 
 
-def expect_kernel_memory(impl, *, call: str, n: int, mistake) -> None:
-    """The operating system's view of a memory check: neither what the student's process held before the call
-    (a matrix made at import) nor how far it grew during it may reach half an ``n x n`` float64 matrix.
+def expect_kernel_memory(impl, *, call: str, budget: int, allowance: int, full: int, mistake,
+                         diagnose_from: int | None = None) -> None:
+    """The operating system's view of a memory check, which enforces its stated ``budget`` (bytes): the peak of the
+    student's process above its size before any student code ran (its module's import and this one call, in a
+    process started for it, ``grader/sandbox/memory.py``) may pass ``allowance`` (the arguments received and the
+    result, which every implementation holds) by less than ``budget``. ``full``: the bytes of the n x n matrix
+    the check looks for; ``mistake`` is named from ``diagnose_from`` extra bytes (half of ``full`` by default), as
+    the check's own tracemalloc figure names it.
 
-    tracemalloc runs inside the student's process, where it can be patched; the child's memory, read from
-    /proc by the trusted side, cannot (the reference: about 10 MiB held and 3 MiB growth at n = 2048).
-    Nothing to check where the transport measures no kernel memory (in-process runs).
+    tracemalloc runs inside the student's process, where it can be patched; this figure, read from /proc by the
+    trusted side, cannot. Nothing to check where the transport measures no kernel memory (in-process runs).
     """
     kernel = getattr(impl.transport, "kernel_memory", None)
     if kernel is None:
         return
-    matrix = n * n * 8
-    for amount, what in ((kernel.held_before, "held {} MiB before the call"),
-                         (kernel.growth, "grew by {} MiB while it ran")):
-        if amount >= matrix // 2:
-            raise CheckFailed(f"{call}: your process {what.format(round(amount / 2**20))} (measured by the operating "
-                              f"system); expected far less than one {n} x {n} float64 matrix "
-                              f"({matrix / 2**20:.0f} MiB)", mistake)
+    extra = kernel.peak - allowance
+    if extra >= budget:
+        raise CheckFailed(f"{call}: your process held {extra / 2**20:.1f} MiB beyond its arguments and result at its "
+                          f"peak, counting what your module holds since its import (measured by the operating "
+                          f"system); expected less than {budget / 2**20:.0f} MiB (one n x n float64 matrix is "
+                          f"{full / 2**20:.0f} MiB)",
+                          mistake if extra >= (full // 2 if diagnose_from is None else diagnose_from) else None)

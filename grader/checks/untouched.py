@@ -1,7 +1,8 @@
 """The "inputs untouched" checks: no exercise function may change the arrays it is given.
 
-The student's side of the sandbox compares every array argument (nested in tuples and lists
-too) before and after each call and reports the ones that changed (``impl.last_call_mutated``).
+The trusted side compares every array argument (nested in tuples and lists too) before and after
+each call, in the memory it shares with the child (``grader/sandbox/shared.py``), and lists the
+ones that changed (``impl.last_call_mutated``).
 Not checks themselves (no ``test_`` names here): each exercise's check module calls these.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ..mistakes.model import Mistake
 def argument_name(label: str, names: tuple[str, ...]) -> str:
     """``0`` -> the first parameter's name, ``1[0]`` -> ``K[0]``, a keyword stays itself."""
     head, bracket, rest = label.partition("[")
-    if head.isdigit() and int(head) < len(names):
+    if head.isascii() and head.isdecimal() and int(head) < len(names):
         head = names[int(head)]
     return head + bracket + rest
 

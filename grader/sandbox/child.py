@@ -19,16 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import numpy as np
-
 from .. import printed as printed_output
-from . import errors, standin, wire
+from ..text import printable
+from . import errors, shared, standin, wire
+from .callbacks import CallbackRefused, Siblings, answer_callback
 from .launch import Launched, launch
-from .proxy import MISSING_MODULE, Implementation, called, import_failure, student_error
-from .runtime import LENT_CLASSES
-from .workspace import Workspace
+from .memory import KernelMemory, read_peak, reset_peak, status_kib
+from .proxy import MISSING_MODULE, Implementation, called, import_failure, judged, student_error
+from .scrub import Scrubber, machine_paths
+from .workspace import DISK_QUOTA, Workspace, disk_free
 
 DEFAULT_TIMEOUT = 10.0
+DISK_LOOK_SECONDS = 0.25       # the scratch dir's size is measured at least this often (see _check_disk)
 DEFAULT_MEMORY = 2 << 30       # RLIMIT_AS of a child: 2 GiB
 OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files): 1 MiB, the hard backstop
 PRINT_LIMIT = 256 << 10        # what a child's print / sys.stdout / sys.stderr keep; the rest is discarded
@@ -70,6 +72,9 @@ class Zygote:
         self.process, self.control = launched.process, launched.control
         self.site, self.numpy_roots = launched.site, launched.numpy_roots
         self.user, self.stdlib = launched.user, launched.stdlib
+        # the machine's paths a child can see, named instead in what it reports (scrub.py)
+        self.paths = {**machine_paths(), self.site: "<site-packages>", **dict.fromkeys(self.numpy_roots, "<numpy>"),
+                      **({self.stdlib: "<python>"} if self.stdlib else {})}
         self.problems: list[dict] = []  # {"kind", "detail"} seen by this zygote's children (attnkit grade reports them)
         self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs two lanes)
 
@@ -82,7 +87,10 @@ class Zygote:
         return json.loads(answer)
 
     def spawn(self, submission: Path, scratch: Path, output: Path, exercise: str,
-              stand_ins: dict | None = None, own_stand_ins: dict | None = None) -> tuple[int, socket.socket]:
+              stand_ins: dict | None = None, own_stand_ins: dict | None = None, region: shared.Region | None = None,
+              populate: bool = False) -> tuple[int, socket.socket]:
+        """A child for ``exercise``; ``region``: the memory its calls' array arguments are written into;
+        ``populate``: its mapped files' pages mapped in first (a child for a memory check)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         output_fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         request = {
@@ -92,9 +100,10 @@ class Zygote:
                        "print_bytes": PRINT_LIMIT},
             "uid": self.user[0] if self.user else None, "gid": self.user[1] if self.user else None,
             "cpu": self.cpu, "stand_ins": stand_ins or {}, "own_stand_ins": own_stand_ins or {},
+            "shared_bytes": region.size if region else 0, "populate": populate,
         }
         try:
-            pid = int(self._ask(request, [theirs.fileno(), output_fd])["pid"])
+            pid = int(self._ask(request, [theirs.fileno(), output_fd] + ([region.fd] if region else []))["pid"])
         finally:
             theirs.close()
             os.close(output_fd)
@@ -126,40 +135,17 @@ class Zygote:
         self.close()
 
 
-@dataclass(frozen=True)
-class KernelMemory:
-    """The kernel's view of a child around one ``measure`` call (bytes), which its code cannot fake.
-
-    ``held_before``: resident memory above what the child had before any student code ran;
-    ``growth``: how far its peak resident memory rose during the call.
-    """
-
-    held_before: int
-    growth: int
-
-
-def _status_kib(pid: int, field: str) -> int | None:
-    """A ``kB`` field of /proc/PID/status (VmRSS, VmHWM), or None."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
 ERROR_TEXT = 2500  # characters kept of each text field of an error the child reports
 
 
-def error_info(raw: Any) -> dict:
-    """The error a child reported, with every field converted to what the trusted side expects and capped."""
+def error_info(raw: Any, scrub: Callable[[str], str] = str) -> dict:
+    """The error a child reported, with every field converted to what the trusted side expects, capped, shown
+    escaped and with the grading machine's paths taken out (``scrub``)."""
     raw = raw if isinstance(raw, dict) else {}
 
     def text(key: str, default: str = "") -> str:
         value = raw.get(key, default)
-        return (value if isinstance(value, str) else default)[:ERROR_TEXT]
+        return printable(scrub((value if isinstance(value, str) else default)[:ERROR_TEXT]))
 
     sibling = text("sibling")
     return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
@@ -194,38 +180,20 @@ def line_names(raw: Any) -> tuple[dict, ...]:
 MAX_CALLBACKS = 10_000  # calls of sibling functions answered within one request (the deadline bounds them too)
 
 
-class CallbackRefused(Exception):
-    """A callback frame the trusted side will not answer (forged, malformed, or one too many)."""
-
-
-@dataclass(frozen=True)
-class Siblings:
-    """The other exercises' functions a child may call back for: ``{module: (names)}``, and the
-    trusted function that answers ``answer(module, name, args, kwargs)`` (the reference)."""
-
-    functions: dict
-    answer: Callable[[str, str, tuple, dict], Any]
-    own: tuple = ()   # the exercise's own module's functions, answered while another function of it runs
-
-
-def _has_handle(value: Any) -> bool:
-    if isinstance(value, wire.Handle):
-        return True
-    if isinstance(value, dict):
-        return any(_has_handle(item) for item in value.values())
-    return isinstance(value, (tuple, list)) and any(_has_handle(item) for item in value)
-
-
 class ChildTransport:
     """Requests to one child over its socket, with a timeout per request.
 
     ``last_call_mutated``: labels of the arguments the last call changed in place (``0``, ``mask``,
-    ``1[0]``), as the child saw them; ``siblings_called``: the sibling modules answered by the reference."""
+    ``1[0]``), decided here from the memory shared with the child (:mod:`shared`), never from what the
+    child says; ``siblings_called``: the sibling modules answered by the reference."""
 
     def __init__(self, zygote: Zygote, workspace: Workspace, exercise: str, module: str,
                  siblings: Siblings | None = None):
         self.zygote, self.workspace, self.exercise, self.module = zygote, workspace, exercise, module
         self.siblings = siblings
+        self.scrub = Scrubber({**dict.fromkeys(map(str, workspace.root.parents), "<temp>"), **zygote.paths,
+                               str(workspace.submission): "<your submission>", str(workspace.scratch): "<scratch>",
+                               str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
         self.last_call_mutated: list[str] = []
         self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
@@ -233,23 +201,49 @@ class ChildTransport:
         self.output_seen = 0        # bytes of it already shown (own_output)
         self.dead = False           # the child died after its module imported: the runner starts a new one
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
-        self.pid, self.sock = None, None
+        self.pid, self.sock, self.region = None, None, None
         self.baseline_kib: int | None = None
+        self.free_disk: int | None = None
+        self.answered = self.populated = False
         self.kernel_memory: KernelMemory | None = None  # of the last ``measure`` call, read from /proc
         spent = workspace.timeouts.get(exercise, 0)
         if spent >= MAX_TIMEOUTS:  # no new child for an exercise that already timed out this often
             self.broken = errors.StudentTimeout(f"not run: your {module}.py timed out {spent} times",
                                                 call=f"import {module}", exercise=exercise)
             return
-        self.pid, self.sock = zygote.spawn(workspace.submission, workspace.scratch, self.output, exercise,
-                                           siblings.functions if siblings else None,
-                                           {"module": module, "names": list(siblings.own)} if siblings else None)
-        self.baseline_kib = _status_kib(self.pid, "VmRSS")  # before any student code ran in it
+        self._start()
+
+    def _start(self, populate: bool = False) -> None:
+        """Spawn the child (``populate``: for a memory check) and import the exercise's module in it."""
+        self.region = shared.Region()
+        self.answered = False  # it has answered a request besides its import
+        self.populated = populate
+        siblings = self.siblings
+        self.pid, self.sock = self.zygote.spawn(self.workspace.submission, self.workspace.scratch, self.output,
+                                                self.exercise, siblings.functions if siblings else None,
+                                                {"module": self.module, "names": list(siblings.own)} if siblings
+                                                else None, self.region, populate)
+        if populate:  # its files' pages are mapped in once it says it is ready
+            try:
+                self.sock.settimeout(self.timeout)
+                wire.recv(self.sock)
+            except (wire.WireError, OSError):
+                pass  # a child that never got ready fails its import next
+        self.baseline_kib = status_kib(self.pid, "VmRSS")  # before any student code ran in it
+        self.free_disk = disk_free(self.workspace.scratch)
         try:
-            self.request("import", {"module": module}, call=f"import {module}")
+            self.request("import", {"module": self.module}, call=f"import {self.module}")
         except errors.StudentError as failure:
             self.broken = failure if isinstance(failure, errors.StudentImportFailed) else errors.StudentImportFailed(
-                f"your {module}.py could not be imported: {failure.message}", call=failure.call, exercise=exercise)
+                f"your {self.module}.py could not be imported: {failure.message}", call=failure.call,
+                exercise=self.exercise)
+
+    def _restart(self) -> None:
+        """A fresh child in place of this one (which has done other work): a ``measure`` call's peak above the spawn
+        baseline then holds only the module's import and that call."""
+        self.kill()
+        self.dead = False
+        self._start(populate=True)
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any:
@@ -257,16 +251,31 @@ class ChildTransport:
             raise self.broken
         if self.dead:
             raise errors.StudentCrashed(f"{call}: your process had already stopped", call=call, exercise=self.exercise)
+        self.last_call_mutated = []
+        if op == "touch_last_args" and self.region is not None and self.region.sent:
+            return self.region.touch()  # in the shared memory: the child's arguments and whatever kept them
+        if op == "measure" and (self.answered or not self.populated):
+            self._restart()
+            if self.broken is not None:
+                raise self.broken
         allowed, budget = self._time_left()
         if allowed <= 0:
             raise self._too_slow(call, budget)
+        if op != "import":
+            self.answered = True
         arrays: list = []
         header = {"op": op, "target": target, "name": name,
                   "args": wire.encode(tuple(args), arrays), "kwargs": wire.encode(list((kwargs or {}).items()), arrays)}
+        watched = None  # labels of the arrays placed in the shared region (a call's arguments)
+        if op == "call" and self.region is not None:
+            specs = self.region.place(arrays) if arrays else None
+            if specs is not None:
+                header["shared"], arrays, watched = specs, [], shared.labels(tuple(args), kwargs or {})
         start = time.monotonic()
         self.sock.settimeout(allowed)
         try:
-            rss_before = self._reset_peak() if op == "measure" else None
+            self.kernel_memory = None
+            rss_before = reset_peak(self.pid) if op == "measure" else None
             wire.send(self.sock, header, arrays)
             answer, values = wire.recv(self.sock, deadline=start + allowed)
             for _ in range(MAX_CALLBACKS):  # the student's code called a sibling: the reference answers
@@ -277,7 +286,9 @@ class ChildTransport:
             else:
                 raise CallbackRefused(f"more than {MAX_CALLBACKS} calls of other exercises' functions in one call")
             if rss_before is not None:
-                self._note_peak(rss_before)
+                self.kernel_memory = read_peak(self.pid, rss_before, self.baseline_kib)
+            if watched is not None:
+                self.last_call_mutated = self._mutated(watched, answer.get("mutated"))
         except (socket.timeout, TimeoutError):
             self._spend(start)
             self.kill()
@@ -304,6 +315,7 @@ class ChildTransport:
             raise errors.StudentCrashed(f"your process {how} during {call}{detail}", call=call,
                                         exercise=self.exercise) from None
         self._spend(start)
+        self._check_disk(call)
         try:  # every field of the answer is the student's: anything malformed is their error, never ours
             return self._answer(op, target, answer, values, call)
         except errors.StudentError:
@@ -311,45 +323,23 @@ class ChildTransport:
         except Exception as failure:  # noqa: BLE001
             raise self._bad_value(call, f"malformed answer ({type(failure).__name__})") from None
 
+    def _mutated(self, watched: list, stated) -> list[str]:
+        """The arguments the last call changed: those whose bytes differ in the shared region, decided here, and
+        those the child says it changed (a shape or dtype set in place): a statement that can only cost the
+        student, so only the labels of arrays actually sent are taken from it, never one made up."""
+        changed = {watched[index] for index in self.region.changed()}
+        if isinstance(stated, list):
+            changed |= {label for label in stated[:len(watched)] if isinstance(label, str) and label in watched}
+        return [label for label in dict.fromkeys(watched) if label and label in changed]
+
     def _answer_callback(self, frame: dict, values: list) -> None:
         """Answer one call of a sibling's function with the reference (never the student's code)."""
-        target = frame.get("callback")
-        module, name = (target.get("module"), target.get("name")) if isinstance(target, dict) else (None, None)
-        own = module == self.module and name in (self.siblings.own if self.siblings else ())
-        if self.siblings is None or not isinstance(module, str) or name in LENT_CLASSES or not (
-                own or name in self.siblings.functions.get(module, ())):  # a lent class is never called back for
-            raise CallbackRefused(f"it asked the grader for {str(module)[:64]}.{str(name)[:64]}, "
-                                  "which is not another function of the kit")
-        caches: list = []   # the lent KV caches among the arguments, crossed by value (standin.mark_caches)
-        try:
-            args = wire.decode(frame.get("args"), values)
-            kwargs = wire.decode(frame.get("kwargs"), values)
-            if not isinstance(args, tuple) or not isinstance(kwargs, list) or _has_handle((args, kwargs)) or not all(
-                    isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) for item in kwargs):
-                raise wire.WireError("malformed arguments")
-            args, kwargs = standin.unmark_caches((args, kwargs), caches)
-        except wire.WireError as failure:
-            raise CallbackRefused(f"a malformed call of {module}.{name} ({failure})") from None
-        if standin.too_large(args, dict(kwargs)):  # an honest stand-in runs such a call itself
-            raise CallbackRefused(f"a call of {module}.{name} larger than the reference answers")
-        if not own:  # the exercise's own functions are not another exercise graded with the reference
-            self.siblings_called.add(module)
-        out: list = []
-        try:
-            with np.errstate(all="ignore"):
-                result = self.siblings.answer(module, name, args, dict(kwargs))
-            reply = {"ok": True, "value": wire.encode(result, out), "caches": wire.encode(standin.grown(caches), out)}
-        except Exception as error:  # the student's arguments made the reference raise: raised in their code
-            out = []
-            reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error)[:ERROR_TEXT]}}
-        wire.send(self.sock, reply, out)
+        wire.send(self.sock, *answer_callback(self.siblings, frame, values, self.siblings_called, self.module))
 
     def _answer(self, op: str, target: dict, answer: dict, values: list, call: str) -> Any:
-        mutated = answer.get("mutated")
-        self.last_call_mutated = [str(label)[:80] for label in mutated[:64]] if isinstance(mutated, list) else []
         if answer.get("ok") is True:
-            return wire.decode(answer.get("value"), values)
-        info = error_info(answer.get("error"))
+            return judged(wire.decode(answer.get("value"), values), call=call, exercise=self.exercise)
+        info = error_info(answer.get("error"), self.scrub)
         if info["bad_value"]:
             raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {info['message']}",
                                          call=call, exercise=self.exercise)
@@ -367,6 +357,24 @@ class ChildTransport:
             self._note("missing_module", f"{self.module}.py")
         elif not missing and not info["sibling"]:
             self._note("import_error", f"{self.module}.py: {info['type']}: {info['message'][:200]}{where}")
+
+    def _check_disk(self, call: str) -> None:
+        """After a request: what this submission keeps in its scratch dir is measured (when the disk's free space
+        fell by a quarter of :data:`DISK_QUOTA` since the last look, or :data:`DISK_LOOK_SECONDS` have passed: a
+        walk costs tens of microseconds, a round trip about eighty); past the quota its files are removed and the
+        call fails (a hand-in never fills the disk its classmates are graded on)."""
+        free, now = disk_free(self.workspace.scratch), time.monotonic()
+        dropped = free is not None and self.free_disk is not None and self.free_disk - free >= DISK_QUOTA // 4
+        if not dropped and now - self.workspace.looked < DISK_LOOK_SECONDS:
+            return
+        self.free_disk, self.workspace.looked = free, now  # the rest of a drop is other processes'
+        used = self.workspace.scratch_bytes()
+        if used > DISK_QUOTA:
+            self.kill()
+            self.workspace.clear_scratch()
+            self._note("disk_quota", f"{self.exercise}: {call} left more than {DISK_QUOTA >> 20} MiB of files")
+            raise errors.StudentCrashed(f"{call}: your code wrote more than {DISK_QUOTA >> 20} MiB of files; they "
+                                        "were removed", call=call, exercise=self.exercise)
 
     def _bad_value(self, call: str, why: str) -> errors.StudentBadValue:
         self.kill()  # its process is not trusted to answer the next request sensibly
@@ -407,23 +415,6 @@ class ChildTransport:
             self._note("output_truncated", f"{self.exercise}: printed more than {PRINT_LIMIT >> 10} KiB; "
                                            "the rest was discarded")
 
-    def _reset_peak(self) -> int | None:
-        """Before a ``measure`` call: the child's resident KiB now, and its peak reset to it."""
-        self.kernel_memory = None
-        before = _status_kib(self.pid, "VmRSS")
-        try:
-            with open(f"/proc/{self.pid}/clear_refs", "w") as clear:
-                clear.write("5")  # resets VmHWM to the current RSS (Linux >= 4.0)
-        except OSError:
-            pass  # then VmHWM also counts earlier peaks: stricter, never laxer
-        return before
-
-    def _note_peak(self, before: int) -> None:
-        peak = _status_kib(self.pid, "VmHWM")
-        if peak is not None and self.baseline_kib is not None:
-            self.kernel_memory = KernelMemory(held_before=max(before - self.baseline_kib, 0) * 1024,
-                                              growth=max(peak - before, 0) * 1024)
-
     def own_output(self) -> tuple[str, int]:
         """What the student's code printed in this child since the last call of this method (bounded, see
         ``grader.printed``), and how many bytes that was."""
@@ -434,7 +425,7 @@ class ChildTransport:
     def printed(self) -> str:
         try:
             with open(self.output, "rb") as handle:
-                text = handle.read(SHOWN_OUTPUT + 1).decode("utf-8", "replace")
+                text = printable(self.scrub(handle.read(SHOWN_OUTPUT + 1).decode("utf-8", "replace")))
         except OSError:
             return ""
         if not text.strip():
@@ -454,6 +445,8 @@ class ChildTransport:
             except (ProcessLookupError, PermissionError):
                 pass
         self.sock.close()
+        if self.region is not None:
+            self.region.close()
         status = self.zygote.reap(self.pid)
         if "signal" in status:
             number = status["signal"]

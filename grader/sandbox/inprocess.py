@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import errors, wire
-from .proxy import Implementation, called, student_error
+from .proxy import Implementation, called, judged, student_error
 from .runtime import Responder, Runtime, Unresolved
 
 _counter = itertools.count()
@@ -70,7 +70,7 @@ def as_received(result: Any, runtime: Responder, *, call: str, exercise: str) ->
     except TypeError as error:
         raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {error}",
                                      call=call, exercise=exercise) from None
-    return wire.decode(tree, [a.copy() for a in arrays])
+    return judged(wire.decode(tree, [a.copy() for a in arrays]), call=call, exercise=exercise)
 
 
 def in_process(root: str | Path, exercise: str = "") -> Implementation:

@@ -8,10 +8,14 @@ trusted code, map the student's failures to :mod:`grader.sandbox.errors`.
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, Protocol
+
+import numpy as np
 
 from ..compare import restate
 from ..signatures import method_parameters, parameters
+from ..text import printable
 from . import errors
 from .wire import Handle
 
@@ -80,6 +84,35 @@ def student_error(info: dict, *, call: str, exercise: str, function: str = "") -
                                 line=info.get("line", ""), names=tuple(info.get("names", ())))
 
 
+INT64 = 1 << 63
+JUDGEABLE_KINDS = "biufc"  # arrays a check can judge: bool, integers, floats, complex (never text)
+
+
+def unjudgeable(value: Any, depth: int = 0) -> str:
+    """Why a decoded answer of the student's code cannot be judged ("" when it can): an array of text, an integer
+    outside int64. Checked before any check sees the value, so that judging it never fails on the trusted side
+    (a failure there would blame the grader for the student's value). Bounded: the wire caps depth and items."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in JUDGEABLE_KINDS:
+            return f"an array of dtype {value.dtype} (text), where numbers were expected"
+    elif type(value) is int:
+        if not -INT64 <= value < INT64:
+            return "an integer outside the 64-bit range"
+    elif isinstance(value, (tuple, list, dict)) and depth < 64:  # a dict: a parameter tree (part three)
+        items = value.values() if isinstance(value, dict) else value
+        return next(filter(None, (unjudgeable(item, depth + 1) for item in items)), "")
+    return ""
+
+
+def judged(value: Any, *, call: str, exercise: str) -> Any:
+    """``value`` when a check can judge it; StudentBadValue naming why not otherwise."""
+    reason = unjudgeable(value)
+    if reason:
+        raise errors.StudentBadValue(f"{call} returned a value that cannot be checked: {reason}", call=call,
+                                     exercise=exercise)
+    return value
+
+
 class RemoteObject:
     """An object that lives on the student's side (a KVCache, a bound method...)."""
 
@@ -105,13 +138,13 @@ class RemoteObject:
 
     def __len__(self) -> int:
         value = self._transport.request("len", {"handle": self._handle.id}, call=f"len({self._label})")
-        if type(value) is not int or value < 0:
+        if type(value) is not int or not 0 <= value <= sys.maxsize:  # what len() itself accepts
             raise errors.StudentBadValue(f"len({self._label}) returned {value!r}; expected a non-negative int",
                                          call=f"len({self._label})", exercise=self._transport.exercise)
         return value
 
     def __repr__(self) -> str:
-        return f"<{self._handle.type_name} in the student's process>"
+        return f"<{printable(self._handle.type_name)} in the student's process>"
 
 
 class RemoteMethod:
@@ -138,7 +171,8 @@ class RemoteMethod:
 def wrap(transport: Transport, value: Any, label: str) -> Any:
     """Handles in a decoded value become :class:`RemoteObject`s."""
     if isinstance(value, Handle):
-        return RemoteObject(transport, value, label if value.type_name in label else f"{value.type_name}")
+        name = printable(value.type_name)  # the student's class name, shown in messages
+        return RemoteObject(transport, value, label if name in label else name)
     if isinstance(value, tuple):
         return tuple(wrap(transport, v, label) for v in value)
     if isinstance(value, list):

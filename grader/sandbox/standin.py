@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import builtins
 import importlib.util
+import operator
 import os
 import re
 import sys
@@ -43,18 +44,40 @@ MAX_MODULES, MAX_FUNCTIONS = 64, 256   # bounds on what a spawn request may ask 
 WORK_LIMIT = 1 << 24
 
 
+def _as_size(value) -> int | None:
+    """What ``value`` counts as when a function takes it for a size (``causal_mask(n)``): an integer, a numpy
+    integer, a 0-d numeric array or numpy scalar (``np.array(23200)``), anything with ``__index__``; else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (np.ndarray, np.generic)) and value.ndim == 0 and value.dtype.kind in "iuf":
+        number = float(value)
+        return min(int(abs(number)), WORK_LIMIT + 1) if number == number and abs(number) != float("inf") \
+            else WORK_LIMIT + 1
+    if isinstance(value, np.ndarray):
+        return None
+    try:
+        return min(abs(operator.index(value)), WORK_LIMIT + 1)
+    except Exception:  # noqa: BLE001 - not a size (a student's __index__ may raise anything: then it is not one)
+        return None
+
+
 def work(args: tuple, kwargs: dict) -> int:
     """An upper bound on the size of what a kit function computes from these arguments: (elements + 1) x the
-    product of the integer arguments (sizes: ``causal_mask(n)``, ``alibi_bias(h, n, m)``, ``repeat_kv(x, r)``)
-    x the longest axis or size (an attention's n x n scores). The arrays of a parameter tree (inside a dict) count
-    as elements, but their widths are not sequence lengths: they do not set the longest axis. Capped just past
-    :data:`WORK_LIMIT`."""
+    product of the arguments that can stand for sizes (:func:`_as_size`: ``causal_mask(n)``, ``alibi_bias(h, n,
+    m)``, ``repeat_kv(x, r)``, a 0-d array as well as an int) x the longest axis or size (an attention's n x n
+    scores). The arrays of a parameter tree (inside a dict) count as elements, but their widths are not sequence
+    lengths: they do not set the longest axis. Capped just past :data:`WORK_LIMIT`."""
     elements, sizes, longest = 1, 1, 1
     pending, seen = [(args, False), (list(kwargs.values()), False)], 0
     while pending and seen < 100_000:
         value, in_tree = pending.pop()
         seen += 1
-        if isinstance(value, np.ndarray):
+        size = _as_size(value)
+        if size is not None:
+            sizes = min(sizes * max(size, 1), WORK_LIMIT + 1)
+            longest = max(longest, size)
+            elements += 1
+        elif isinstance(value, np.ndarray):
             elements += value.size
             longest = longest if in_tree else max(longest, *value.shape, 1)
         elif isinstance(value, dict):
@@ -62,10 +85,6 @@ def work(args: tuple, kwargs: dict) -> int:
         elif isinstance(value, (tuple, list)):
             pending.extend((item, in_tree) for item in value)
             longest = longest if in_tree else max(longest, len(value))
-        elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-            size = min(abs(int(value)), WORK_LIMIT + 1)
-            sizes = min(sizes * max(size, 1), WORK_LIMIT + 1)
-            longest = max(longest, size)
         else:
             elements += 1
     if pending:

@@ -287,3 +287,25 @@ def recv(sock: socket.socket, max_bytes: int = MAX_FRAME, deadline: float | None
     if offset != size:
         raise WireError("frame has trailing bytes")
     return header, arrays
+
+
+def shared_arrays(region, specs) -> list:
+    """In the child: the arguments the trusted side wrote into the shared ``region`` (an mmap), as writable views
+    of it (``specs``: ``[dtype, shape, offset]`` each; see ``grader/sandbox/shared.py``). WireError if malformed."""
+    if not isinstance(specs, list) or len(specs) > 10_000:
+        raise WireError("malformed shared arguments")
+    arrays = []
+    for spec in specs:
+        try:
+            dtype_text, shape, offset = spec
+            dtype = _safe_dtype(dtype_text)
+            shape = tuple(int(n) for n in shape)
+            count = math.prod(shape)
+            if type(offset) is not int or offset < 0 or any(n < 0 for n in shape) or len(shape) > 32 \
+                    or offset + count * dtype.itemsize > len(region):
+                raise ValueError("out of the region")
+            arrays.append(np.frombuffer(region, dtype=dtype, count=count, offset=offset).reshape(shape)
+                          if count else np.zeros(shape, dtype=dtype))
+        except (ValueError, TypeError) as error:
+            raise WireError(f"malformed shared argument: {error}") from None
+    return arrays

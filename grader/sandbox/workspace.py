@@ -26,6 +26,19 @@ def strip_paths(text: str) -> str:
     return SANDBOX_PATH.sub("", text)
 
 
+DISK_QUOTA = 64 << 20     # bytes of files one submission's children may keep in its scratch dir
+SCRATCH_ENTRIES = 10_000  # entries a measure of the scratch dir visits
+
+
+def disk_free(path: Path) -> int | None:
+    """Bytes free on the file system holding ``path`` (None when it cannot be read)."""
+    try:
+        info = os.statvfs(path)
+    except OSError:
+        return None
+    return info.f_bavail * info.f_frsize
+
+
 class Workspace:
     """A private temporary copy of one submission's modules, and a scratch dir for its children."""
 
@@ -34,6 +47,8 @@ class Workspace:
         self.submission = self.root / "submission"
         self.scratch = self.root / "scratch"
         self.outputs = 0
+        self.user = user
+        self.looked = float("-inf")  # time.monotonic() of the last measure of the scratch dir (child.py)
         self.timeouts: dict[str, int] = {}  # per exercise, over all its children (see MAX_TIMEOUTS)
         self.spent: dict[str, float] = {}   # seconds of requests per exercise (see Limits)
         try:
@@ -49,6 +64,24 @@ class Workspace:
         except BaseException:
             self.close()
             raise
+
+    def scratch_bytes(self) -> int:
+        """Bytes of the files below the scratch dir (what the children wrote), or past :data:`DISK_QUOTA` when it
+        holds more entries than a walk of it may visit."""
+        try:
+            found, _ = tree.scan(self.scratch, 64, SCRATCH_ENTRIES)
+        except tree.TreeTooLarge:
+            return DISK_QUOTA + 1
+        except OSError:
+            return 0
+        return sum(item.size for item in found)
+
+    def clear_scratch(self) -> None:
+        """Remove everything the children wrote (their process is gone); the scratch dir stays, empty."""
+        tree.remove(self.scratch)
+        self.scratch.mkdir(exist_ok=True)
+        if self.user is not None:
+            os.chown(self.scratch, *self.user)
 
     def output_file(self, exercise: str) -> Path:
         self.outputs += 1

@@ -14,7 +14,9 @@ descriptors, answered ``{"pid": N}``; ``{"op": "reap", "pid": N}`` answered with
 status; ``{"op": "exit"}``.
 """
 import importlib.util
+import ctypes
 import json
+import mmap
 import os
 import resource
 import signal
@@ -79,11 +81,34 @@ gc.collect()
 gc.freeze()  # children never scan (and so never copy-on-write) the zygote's own objects
 
 
-def serve(sock, request):
-    """In the child: lock the process down, then answer requests until the socket closes."""
+MADV_POPULATE_READ = 22  # Linux 5.14+
+
+
+def populate_mapped_files():
+    """In a child started for a memory check: map in every page of the files it has mapped (the interpreter,
+    numpy, BLAS), which fork does not copy. Its resident memory then grows during the check only by what the
+    student's code allocates, not by the library code it happens to run first. Nothing where it is refused."""
+    libc = seccomp._prepared.libc if seccomp._prepared is not None else None
+    if libc is None:
+        return
+    madvise = libc.madvise
+    madvise.argtypes, madvise.restype = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int), ctypes.c_int
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+        for line in maps:
+            fields = line.split()
+            if len(fields) >= 6 and fields[5].startswith("/") and fields[1].startswith("r"):
+                start, end = (int(bound, 16) for bound in fields[0].split("-"))
+                madvise(start, end - start, MADV_POPULATE_READ)
+
+
+def serve(sock, request, region=None):
+    """In the child: lock the process down, then answer requests until the socket closes. ``region``: the
+    memory the trusted side writes the arguments of a call into (its arrays are views of it)."""
     os.setsid()  # own session and process group: the trusted side kills the whole group
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over the output cap: writes fail, no silent kill
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if request.get("populate"):
+        populate_mapped_files()
     if request.get("cpu") is not None and hasattr(os, "sched_setaffinity"):
         try:
             os.sched_setaffinity(0, {int(request["cpu"])})  # beside the grader process it answers to
@@ -121,18 +146,24 @@ def serve(sock, request):
     policy.lock_down(read_roots=request["read_roots"], write_roots=[request["scratch"]],
                      site_dir=SITE_DIR)
     runtime = runtime_module.Runtime(request["submission"])
+    runtime.watch_bytes = False  # the trusted side compares the bytes in the shared region (shared.py)
     if request.get("stand_ins"):  # attnkit grade: sibling exercises answered by the reference (standin.py)
         standin.install(request["stand_ins"], standin.Caller(sock), runtime.root, runtime.package,
                         runtime_module.LENT_CLASSES)
     if request.get("own_stand_ins"):  # and the exercise's own other functions, while one of them runs
         runtime.own_stand_ins = standin.own_functions(request["own_stand_ins"], standin.Caller(sock))
     exercise = request.get("exercise", "")
+    if request.get("populate"):  # the trusted side reads its baseline once this is in (memory.py)
+        reply(sock, {"ready": True})
     while True:
         try:
             header, arrays = wire.recv(sock)
         except (wire.WireError, OSError):
             return
+        shared = header.get("shared")
         try:
+            if shared is not None and region is not None:
+                arrays = wire.shared_arrays(region, shared)
             args = wire.decode(header.get("args", {"t": "tuple", "items": []}), arrays)
             kwargs = wire.decode(header.get("kwargs", {"t": "list", "items": []}), arrays)
             kwargs = dict(kwargs)
@@ -148,6 +179,10 @@ def serve(sock, request):
         except BaseException as error:  # noqa: B902 - student-defined BaseException subclasses
             reply(sock, {"ok": False, "error": runtime.describe_error(error, exercise)})
             continue
+        finally:
+            arrays = args = kwargs = None
+            if shared and region is not None:  # its pages leave this process's resident memory (kept in the region)
+                forget(region)
         out = []
         try:
             tree = wire.encode(result, out, handles=runtime.keep)
@@ -160,6 +195,13 @@ def serve(sock, request):
         except Exception as error:  # e.g. MemoryError making a zero-stride view contiguous (before sending anything)
             reply(sock, {"ok": False, "error": {"type": "BadValue", "message": runtime_module.safe_text(error)[:500],
                                                 "bad_value": True}})
+
+
+def forget(region):
+    try:
+        region.madvise(mmap.MADV_DONTNEED)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def reply(sock, header):
@@ -181,7 +223,7 @@ def main():
             break
         request = json.loads(message)
         if request["op"] == "spawn":
-            child_sock_fd, output_fd = fds
+            child_sock_fd, output_fd, *shared_fd = fds
             pid = os.fork()
             if pid == 0:
                 try:
@@ -189,13 +231,20 @@ def main():
                     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
                     os.dup2(output_fd, 1)
                     os.dup2(output_fd, 2)
-                    os.closerange(3, child_sock_fd)
-                    os.closerange(child_sock_fd + 1, 1 << 16)
-                    serve(socket.socket(fileno=child_sock_fd), request)
+                    low = 3
+                    for keep in sorted({child_sock_fd, *shared_fd}):
+                        os.closerange(low, keep)
+                        low = keep + 1
+                    os.closerange(low, 1 << 16)
+                    region = None
+                    if shared_fd:  # the arguments' shared memory (shared.py), mapped before the audit hook
+                        region = mmap.mmap(shared_fd[0], int(request.get("shared_bytes", 0)))
+                        os.close(shared_fd[0])
+                    serve(socket.socket(fileno=child_sock_fd), request, region)
                 finally:
                     os._exit(0)
-            os.close(child_sock_fd)
-            os.close(output_fd)
+            for fd in fds:
+                os.close(fd)
             children.add(pid)
             control.sendall(json.dumps({"pid": pid}).encode())
         elif request["op"] == "reap":

@@ -6,6 +6,7 @@ module, ``<module>.patch.py`` is appended to the reference module (so it can wra
 reference functions), ``remove:`` deletes modules, ``rename:`` hands a module in under another
 name, ``zip:`` builds a ``.zip`` hand-in from entry specs, ``symlink:`` puts a symbolic link in the
 folder, ``raw_names:`` adds files whose names are not UTF-8,
+``encrypted: true`` in an entry spec marks it encrypted (``repeat: n``: n entries, ``{i}`` numbered),
 ``handin.zip`` is handed in as it is, ``special:`` adds what a folder hand-in may hold besides files
 (``fifo``: a named pipe, ``deep``: that many nested folders, ``sparse_gib``: a sparse file of that size).
 ``targets: true`` adds ``hostile_targets.py`` (the paths of this run's output folder, class folder, canary
@@ -24,6 +25,8 @@ folder) so an attack knows where to aim.
     note_detail: "found instead"            # (optional) ... and a fragment of what it says about it
     landlock_abi: 6                         # (optional) holds only where the kernel has this Landlock ABI
     xfail: why                              # (optional) a known hole, reported, not fixed here
+    hidden_only: true                       # (optional) it fails hidden checks only: nothing shown before grades
+                                            # are published may tell (the total, an exercise's score, a note)
 """
 from __future__ import annotations
 
@@ -74,6 +77,7 @@ class Case:
     note_detail: str = ""
     special: dict = field(default_factory=dict)
     rename: dict = field(default_factory=dict)
+    hidden_only: bool = False
 
     @property
     def folder(self) -> Path:
@@ -94,7 +98,7 @@ def load_cases() -> list[Case]:
             symlink=dict(data.get("symlink") or {}), targets=bool(data.get("targets")),
             raw_names=tuple(data.get("raw_names", ())), note=data.get("note", ""),
             note_detail=data.get("note_detail", ""), special=dict(data.get("special") or {}),
-            rename=dict(data.get("rename") or {})))
+            rename=dict(data.get("rename") or {}), hidden_only=bool(data.get("hidden_only"))))
     return cases
 
 
@@ -103,6 +107,14 @@ def max_points() -> dict[str, float]:
     from grader.runner import discover
 
     return {ex: sum(spec.points for spec in discover(ex)) for ex in curriculum.ids()}
+
+
+def visible_max_points() -> dict[str, float]:
+    """Each exercise's points from its visible checks alone."""
+    from grader import curriculum
+    from grader.runner import discover
+
+    return {ex: sum(spec.points for spec in discover(ex) if spec.visibility == "visible") for ex in curriculum.ids()}
 
 
 def expected_points(case: Case) -> dict[str, float | None]:
@@ -171,8 +183,12 @@ def _zip_entry_text(spec: dict, layout: Layout) -> str:
 
 
 def _zip_entry_name(spec: dict, layout: Layout) -> str:
-    """``{CANARY}``: this run's canary folder; ``{DEEPn}``: n nested folders."""
+    """``{CANARY}``: this run's canary folder; ``{DEEPn}``: n nested folders; ``{LONGn}``: a name of n letters."""
     name = spec["name"].replace("{CANARY}", str(layout.canary))
+    while "{LONG" in name:
+        start = name.index("{LONG")
+        end = name.index("}", start)
+        name = name[:start] + "n" * int(name[start + 5:end]) + name[end + 1:]
     while "{DEEP" in name:
         start = name.index("{DEEP")
         end = name.index("}", start)
@@ -186,6 +202,11 @@ def build_zip(case: Case, layout: Layout, files: dict[str, bytes]) -> Path:
         for name, data in files.items():
             zipped.writestr(f"handin/{name}", data)
         for spec in case.zip:
+            for index in range(int(spec.get("repeat", 0))):  # a flood of entries: one small stored entry each
+                zipped.writestr(_zip_entry_name(spec, layout).replace("{i}", str(index)), b"",
+                                compress_type=zipfile.ZIP_STORED)
+            if "repeat" in spec:
+                continue
             if "raw_name" in spec:  # bytes that are not UTF-8: stored without the UTF-8 flag (cp437 on reading)
                 info = zipfile.ZipInfo("placeholder")
                 info.filename = bytes.fromhex(spec["raw_name"]).decode("cp437")
@@ -196,7 +217,28 @@ def build_zip(case: Case, layout: Layout, files: dict[str, bytes]) -> Path:
                 info.external_attr = (stat.S_IFLNK | 0o777) << 16
             data = b"\0" * int(spec["zeros"]) if "zeros" in spec else _zip_entry_text(spec, layout).encode()
             zipped.writestr(info, data)
+    for spec in case.zip:
+        if spec.get("encrypted"):
+            mark_encrypted(archive, _zip_entry_name(spec, layout))
     return archive
+
+
+def mark_encrypted(archive: Path, name: str) -> None:
+    """Set the "encrypted" flag of entry ``name`` in its local header and its central directory record (zipfile
+    writes no encrypted entry; a reader then asks for a password, as for a real one)."""
+    import struct
+
+    with zipfile.ZipFile(archive) as zipped:
+        local, start = zipped.getinfo(name).header_offset, zipped.start_dir
+    data = bytearray(archive.read_bytes())
+    data[local + 6] |= 1
+    at = start
+    while data[at:at + 4] == b"PK\x01\x02":
+        size_name, size_extra, size_comment = struct.unpack_from("<HHH", data, at + 28)
+        if data[at + 46:at + 46 + size_name] == name.encode():
+            data[at + 8] |= 1
+        at += 46 + size_name + size_extra + size_comment
+    archive.write_bytes(bytes(data))
 
 
 def build_case(case: Case, layout: Layout) -> None:
@@ -256,11 +298,15 @@ class Run:
     layout: Layout
 
     def record(self, student: str) -> dict:
-        with open(self.layout.out / ".attnkit" / f"{student}.json", encoding="utf-8") as handle:
+        from attnkit.grade import records
+
+        with open(records.record_path(self.layout.out, student), encoding="utf-8") as handle:
             return json.load(handle)
 
     def gradescope(self, student: str) -> dict:
-        with open(self.layout.out / f"{student}.json", encoding="utf-8") as handle:
+        from attnkit.grade import records
+
+        with open(records.gradescope_path(self.layout.out, student), encoding="utf-8") as handle:
             return json.load(handle)
 
     def points(self, student: str) -> dict[str, float]:
@@ -276,13 +322,14 @@ class Run:
         return "\n".join([record.get("problem", "")] + [c["message"] for e in exercises for c in e["checks"]])
 
 
-def grade(layout: Layout) -> Run:
-    """Grade layout.submissions into layout.out with the CLI, under the process census of graded_run.py."""
+def grade(layout: Layout, *extra: str) -> Run:
+    """Grade layout.submissions into layout.out with the CLI (and ``extra`` arguments), under the process census
+    of graded_run.py."""
     report = layout.root / "report.json"
     env = dict(os.environ, TMPDIR=str(layout.tmp), PYTHONPATH=str(REPO))
     command = [sys.executable, str(HERE / "graded_run.py"), str(report), str(layout.root), "--",
                str(layout.submissions), "--out", str(layout.out), "--jobs", str(JOBS), "--timeout", str(TIMEOUT),
-               "--no-progress"]
+               "--no-progress", *extra]
     done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_LIMIT, cwd=layout.root, env=env,
                           stdin=subprocess.DEVNULL)
     if done.returncode != 0 or not report.exists():

@@ -14,10 +14,12 @@ import csv
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
+from attnkit.grade import records
 from grader.sandbox import landlock
 from tests.hostile import hostilekit as kit
 
@@ -116,6 +118,52 @@ def test_problem_reported_to_the_instructor(graded, case):
     assert case.id in (run.layout.out / "summary.txt").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("case", case_params([case for case in CASES if case.hidden_only]))
+def test_hidden_results_never_show_before_publication(graded, case):
+    """What a student sees before grades are published (the Gradescope total, the output, the visible checks) is
+    computed from visible checks alone: a hand-in failing only hidden checks reads as full marks there."""
+    shown = graded["run"].gradescope(case.id)
+    assert shown["visibility"] == "after_published"  # the total (which counts the hidden checks) once published
+    now = "\n".join([shown["output"]] + [test["output"] for test in shown["tests"] if test["visibility"] == "visible"])
+    for exercise, points in kit.visible_max_points().items():
+        assert f"{exercise}: {points:g}/{points:g}" in shown["output"], shown["output"]
+    assert "fails its own checks" not in now and "fail their own checks" not in now, now
+
+
+def control_characters(text: str) -> list[str]:
+    return sorted({char for char in text if not char.isprintable() and char not in "\n\t"})
+
+
+def test_no_control_character_reaches_people(graded):
+    """Whatever a child printed or raised, no raw escape sequence reaches the instructor's terminal, summary.txt or
+    anyone's results: every control or format character is shown escaped."""
+    run = graded["run"]
+    assert control_characters(run.stdout) == [] and control_characters(run.stderr) == []
+    assert control_characters((run.layout.out / "summary.txt").read_text(encoding="utf-8")) == []
+    for path in list(run.layout.out.glob("*.json")) + list((run.layout.out / ".attnkit").glob("*.json")):
+        todo, texts = [json.loads(path.read_text(encoding="utf-8"))], []
+        while todo:  # every string of the file, as its readers get it back
+            value = todo.pop()
+            if isinstance(value, dict):
+                todo += [*value.keys(), *value.values()]
+            elif isinstance(value, list):
+                todo += value
+            elif isinstance(value, str):
+                texts.append(value)
+        assert control_characters("".join(texts)) == [], path.name
+
+
+def test_no_machine_path_reaches_students(graded):
+    """What a student reads (their results, in either file) names no path of the grading machine: the kit's
+    checkout, the Python installation or environment, the grader's temp folders."""
+    run = graded["run"]
+    machine = {str(kit.REPO), sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(run.layout.tmp),
+               str(run.layout.root)}
+    for path in list(run.layout.out.glob("*.json")) + list((run.layout.out / ".attnkit").glob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        assert [place for place in machine if place in text] == [], path.name
+
+
 def test_second_run_on_the_same_temp_dir(graded):
     """A run after this one (same TMPDIR, same OUTDIR) completes: nothing a hostile child left behind breaks it."""
     again = graded["again"]
@@ -131,6 +179,9 @@ def test_run_completes(graded):
     summary = json.loads((run.layout.out / "summary.json").read_text(encoding="utf-8"))
     assert summary["grader_errors"] == []  # whatever a child sent, it is the student's error, never the grader's
     students = sorted(case.id for case in CASES) + sorted(kit.CONTROLS)
+    blamed = [(student, check["name"]) for student in students for exercise in run.record(student)["exercises"]
+              for check in exercise["checks"] if check["status"] == "grader_error"]
+    assert blamed == []  # judging any value a child sent never fails on the trusted side
     with open(run.layout.out / "grades.csv", newline="", encoding="utf-8") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     assert sorted(rows) == sorted(students)
@@ -180,7 +231,7 @@ def test_records_stay_small(graded):
 def test_output_folder_holds_only_results(graded):
     run = graded["run"]
     students = {case.id for case in CASES} | set(kit.CONTROLS)
-    allowed = {f"{student}.json" for student in students} | {".attnkit"}
+    allowed = {f"{records.file_stem(student)}.json" for student in students} | {".attnkit"}
     unexpected = {name for name in os.listdir(run.layout.out) if name not in allowed and not CLASS_FILE.match(name)}
     assert unexpected == set()
-    assert set(os.listdir(run.layout.out / ".attnkit")) == {f"{student}.json" for student in students}
+    assert set(os.listdir(run.layout.out / ".attnkit")) == {f"{records.file_stem(s)}.json" for s in students}

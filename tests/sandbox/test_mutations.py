@@ -3,6 +3,9 @@ tuples and lists too), and can change the arrays the last call received (to see 
 import numpy as np
 import pytest
 
+from grader.checks.untouched import argument_name
+from grader.sandbox.child import Workspace
+
 PROBES = '''import numpy as np
 
 
@@ -69,3 +72,36 @@ def test_a_raising_call_reports_nothing(child):
     with pytest.raises(AssertionError):
         child.probes.overwrite_first(np.zeros(0), None)  # IndexError in the student's code
     assert child.last_call_mutated == []
+
+
+HIDING = '''import sys
+
+runtime = sys.modules.get("attnkit_sandbox_runtime")
+runtime.snapshot = runtime.layout = lambda array: None   # the student's side now reports nothing
+
+
+def overwrite_first(x, labels=None):
+    x[0] = 99
+    return 0
+'''
+
+
+def test_a_change_is_seen_on_the_trusted_side_whatever_the_child_says(zygote, submission):
+    """Issue 22 item 3: the bytes of the arguments are compared in the memory shared with the child."""
+    with Workspace(submission(probes=HIDING), zygote.user) as workspace:
+        impl = zygote.implementation(workspace, "softmax", module="probes")
+        try:
+            impl.probes.overwrite_first(np.zeros(4), labels=np.zeros(2))
+            assert impl.last_call_mutated == ["0"]
+            impl.probes.overwrite_first(np.zeros(4, dtype=np.float32), labels=np.zeros(2))
+            assert impl.last_call_mutated == ["0"]
+        finally:
+            impl.transport.close()
+
+
+def test_only_labels_of_arrays_sent_are_taken_from_the_child():
+    from grader.sandbox import shared
+
+    assert shared.labels((np.zeros(2), 3, (np.zeros(1), np.float32(2))), {"mask": np.ones(2, bool)}) == \
+        ["0", "2[0]", None, "mask"]
+    assert argument_name("²", ("x",)) == "²"  # a digit that int() does not take: never a grader error

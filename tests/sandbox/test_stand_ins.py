@@ -33,7 +33,7 @@ def probe_object():
 
 
 def probe_own_class():
-    from kv_cache import KVCache
+    from submission.kv_cache import KVCache
     return type(KVCache()).__module__
 '''
 
@@ -80,8 +80,7 @@ def test_every_import_style_gets_the_reference(zygote, submission, style):
         try:
             np.testing.assert_allclose(impl.attention.probe_softmax(x), reference_softmax(x), rtol=1e-12)
             assert impl.transport.siblings_called == {"softmax"}
-            # KVCache is lent by the sandbox (runtime.LENT_CLASSES): a broken KVCache costs points in kv_cache only
-            assert impl.attention.probe_own_class() == "attnkit_sandbox_runtime"
+            assert impl.attention.probe_own_class() == "submission.kv_cache"  # not a prerequisite: the student's
         finally:
             impl.transport.close()
 
@@ -104,13 +103,24 @@ def test_a_bad_argument_raises_the_references_error_in_the_students_code(zygote,
             impl.transport.close()
 
 
-def test_siblings_are_every_other_exercises_plain_functions():
+def test_siblings_are_the_prerequisites_plain_functions():
     functions = reference_siblings("attention").functions
-    assert "attention" not in functions
+    assert set(functions) == {"softmax", "masking"}  # attention's depends_on; never itself nor a later exercise
     assert functions["softmax"] == ("softmax",)
-    assert "decode_step" in functions["kv_cache"]
-    assert "KVCache" in functions["kv_cache"]  # a class the sandbox lends (runtime.LENT_CLASSES), never called back
+    assert "KVCache" in reference_siblings("sampling").functions["kv_cache"]  # lent by the sandbox, never called back
     assert set(functions["masking"]) == {"causal_mask", "padding_mask", "apply_mask"}
+    assert reference_siblings("softmax").functions == {}
+    assert set(reference_siblings("gqa").functions) == {"multihead", "attention", "softmax", "masking"}  # transitive
+    assert "KVCache" not in reference_siblings("kv_cache").functions.get("softmax", ())
+
+
+def test_prerequisites_follow_depends_on_transitively(monkeypatch):
+    from grader import curriculum
+
+    assert curriculum.prerequisites("softmax") == ()
+    assert curriculum.prerequisites("attention") == ("softmax", "masking")
+    assert curriculum.prerequisites("attention_backward") == ("softmax", "masking", "attention")
+    assert curriculum.prerequisites("gqa") == ("softmax", "masking", "attention", "multihead")
 
 
 def test_a_callback_storm_is_cut_at_the_cap(zygote, submission, monkeypatch):
@@ -164,3 +174,23 @@ def test_grade_charges_a_broken_helper_once_inside_its_own_module(zygote, submis
 def test_a_refused_own_function_callback_is_still_refused_for_other_names(zygote, submission):
     siblings = reference_siblings("attention_backward")
     assert "softmax_backward" in siblings.own and "attention_backward" not in siblings.functions
+
+
+def test_a_size_in_any_form_counts_as_a_size():
+    """Issue 22 item 5: causal_mask(np.array(23200)) made the grading worker build a 23200 x 23200 mask."""
+    class Index:
+        def __index__(self):
+            return 23200
+
+    for size in (23200, np.int64(23200), np.array(23200), np.array(23200.0), np.float64(23200), Index()):
+        assert standin.too_large((size,), {}), type(size)
+    assert not standin.too_large((np.array(8),), {})
+
+
+def test_the_trusted_side_refuses_a_size_hidden_in_a_0d_array():
+    from grader.sandbox.callbacks import CallbackRefused, answer_callback
+
+    frame = {"callback": {"module": "masking", "name": "causal_mask"}, "args": {"t": "tuple", "items": [
+        {"t": "array", "i": 0}]}, "kwargs": {"t": "list", "items": []}}
+    with pytest.raises(CallbackRefused, match="larger than the reference answers"):
+        answer_callback(reference_siblings("attention"), frame, [np.array(23200)], set())

@@ -1,0 +1,121 @@
+"""A call's array arguments in memory the trusted side shares with the child: mutation decided here.
+
+Each child gets, at spawn, a memory file of :data:`REGION_BYTES` (``memfd``) that the trusted side
+also maps. A call's array arguments are written into it, and the child's arguments are views of
+those bytes, not copies: what the student's function changes in place changes there. After the
+call the trusted side compares the region with the arrays it sent and names the arguments that
+differ. Nothing the child says about its arguments counts, so patching the student's side cannot
+hide a change (a change undone before the call returns is, for the caller, no change at all).
+
+Space is taken call after call and starts again at the beginning when the next call does not
+fit, so an array the student's code keeps without copying is overwritten after
+:data:`REGION_BYTES` of later arguments. A call whose arrays are larger together is sent over
+the socket as before and not watched.
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import tempfile
+
+import numpy as np
+
+REGION_BYTES = 64 << 20   # arguments of one call larger than this (together) are not watched for changes
+ALIGN = 64                # each array starts on a multiple of this many bytes
+SENDABLE = "biufcSU"      # the dtype kinds the wire carries
+
+
+def _aligned(size: int, to: int) -> int:
+    return -(-size // to) * to
+
+
+def labels(args: tuple, kwargs: dict) -> list[str | None]:
+    """The label of each array ``wire.encode`` collects from ``(args, kwargs)``, in its order: ``0``, ``mask``,
+    ``1[0]``; None for a numpy scalar (sent as a 0-d array, but not the caller's array)."""
+    found: list[str | None] = []
+
+    def visit(value, label: str) -> None:
+        if isinstance(value, np.ndarray):
+            found.append(label)
+        elif isinstance(value, np.generic):
+            found.append(None)
+        elif type(value) in (tuple, list):
+            for index, item in enumerate(value):
+                visit(item, f"{label}[{index}]")
+
+    for index, value in enumerate(args):
+        visit(value, str(index))
+    for name, value in kwargs.items():
+        visit(value, str(name))
+    return found
+
+
+class Region:
+    """The trusted side's end of one child's shared argument memory."""
+
+    def __init__(self, size: int = REGION_BYTES):
+        if hasattr(os, "memfd_create"):
+            self.fd = os.memfd_create("attnkit-arguments", os.MFD_CLOEXEC)
+        else:  # no memfd (not Linux): an unlinked file in the grader's temp folder
+            handle = tempfile.TemporaryFile()
+            self.fd = os.dup(handle.fileno())
+            handle.close()
+        os.ftruncate(self.fd, size)  # sparse: pages exist once written
+        self.size = size
+        self.map = mmap.mmap(self.fd, size)
+        self.next = 0
+        self.sent: list[tuple[int, np.ndarray]] = []  # (offset, the bytes sent) of the last placed call
+
+    def place(self, arrays: list) -> list | None:
+        """Write ``arrays`` into the region; their specs ``[dtype, shape, offset]`` for the child, or None when
+        they do not fit together (they go over the socket then, unwatched)."""
+        blobs = [array if array.flags.c_contiguous else np.ascontiguousarray(array) for array in arrays]
+        blobs = [blob.reshape(array.shape) for blob, array in zip(blobs, arrays)]  # (a 0-d array stays 0-d)
+        if any(blob.dtype.kind not in SENDABLE for blob in blobs):
+            raise TypeError("an array of this dtype cannot be sent")
+        total = _aligned(sum(_aligned(blob.nbytes, ALIGN) for blob in blobs), mmap.PAGESIZE)
+        if total > self.size:
+            self.sent = []
+            return None
+        if self.next + total > self.size:
+            self.next = 0
+        offset, specs, sent = self.next, [], []
+        for blob in blobs:
+            if blob.nbytes:
+                np.frombuffer(self.map, np.uint8, blob.nbytes, offset)[:] = blob.reshape(-1).view(np.uint8)
+            specs.append([blob.dtype.str, list(blob.shape), offset])
+            sent.append((offset, blob))
+            offset += _aligned(blob.nbytes, ALIGN)
+        self.next += total
+        self.sent = sent
+        return specs
+
+    def _view(self, offset: int, blob: np.ndarray) -> np.ndarray:
+        return np.frombuffer(self.map, blob.dtype, blob.size, offset).reshape(blob.shape)
+
+    def changed(self) -> list[int]:
+        """Indices of the last placed call's arrays whose bytes in the region differ from what was sent."""
+        return [index for index, (offset, blob) in enumerate(self.sent) if blob.nbytes and not np.array_equal(
+            np.frombuffer(self.map, np.uint8, blob.nbytes, offset), blob.reshape(-1).view(np.uint8))]
+
+    def touch(self) -> int:
+        """Add 1 to every float array of the last placed call, in the region (so in the child's arguments and
+        in whatever the student's objects kept of them); how many arrays were changed."""
+        touched = 0
+        for offset, blob in self.sent:
+            if blob.dtype.kind == "f" and blob.nbytes:
+                view = self._view(offset, blob)
+                view += 1
+                touched += 1
+        return touched
+
+    def close(self) -> None:
+        self.sent = []
+        try:
+            self.map.close()
+        except BufferError:  # a view still alive: the mapping goes with it
+            pass
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
