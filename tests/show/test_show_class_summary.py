@@ -58,7 +58,7 @@ def test_pictures_beside_grades_csv(written):
     assert_real_picture(out / pictures.MISTAKES_PNG, (1000, 700), min_bytes=20_000, min_colours=20)
     assert pictures.DRAWN in text
     assert (out / "summary.txt").read_text() == text
-    assert sorted(p.name for p in out.iterdir()) == sorted(["grades.csv", "summary.json", "summary.txt",
+    assert sorted(p.name for p in out.iterdir()) == sorted(["grades.csv", "report.html", "summary.json", "summary.txt",
                                                              pictures.SCORES_PNG, pictures.MISTAKES_PNG])
 
 
@@ -122,7 +122,7 @@ def test_without_matplotlib_one_line_says_how(tmp_path, no_matplotlib):
     text = write_all(tmp_path, _class(), EXERCISES, {}, [])
     assert text.splitlines()[-1] == pictures.NO_MATPLOTLIB
     assert "pip install -e '.[plots]'" in pictures.NO_MATPLOTLIB  # the README's words
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "summary.json", "summary.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "report.html", "summary.json", "summary.txt"]
 
 
 def test_a_drawing_failure_costs_only_the_pictures(tmp_path, monkeypatch):
