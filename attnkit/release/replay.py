@@ -8,7 +8,7 @@ beside the checks, in the files :mod:`recording` describes (``grader/recorded/``
 
 A call's key is the sha256 of the JSON of ``[space, module, function, args, kwargs]`` where
 an array is its dtype, shape and a sha256 of dtype, shape and bytes; a float is
-``float.hex()``; lists and tuples are told apart; keyword arguments are sorted by name. The
+``float.hex()``; lists and tuples are told apart; keyword arguments are sorted by name (a dict value keeps its order). The
 checks' inputs come from ``rng`` (seeded by the check's name) and the document values, so the
 same check makes the same calls on a student's machine. A call whose exact key is missing
 (a last-bit difference of a matrix product on another CPU) falls back to a recorded call of
@@ -120,7 +120,9 @@ def canonical(value: Any, arrays: dict | None = None) -> dict:
     if isinstance(value, (list, tuple)):
         return {"t": type(value).__name__, "items": [canonical(v, arrays) for v in value]}
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        return {"t": "dict", "items": [[k, canonical(value[k], arrays)] for k in sorted(value)]}
+        # in the dict's own order: a parameter tree comes back as the reference built it (a check walks it in
+        # that order, so the first difference it reports is the same); keyword arguments are sorted in call_key
+        return {"t": "dict", "items": [[k, canonical(value[k], arrays)] for k in value]}
     if isinstance(value, np.random.Generator):  # a seeded rng a sampling check hands the reference: by its state
         return {"t": "generator", "state": canonical(value.bit_generator.state, arrays)}
     raise Unkeyable(f"a {type(value).__name__} cannot be recorded")
@@ -155,7 +157,7 @@ def decode(tree: dict, fetch: Callable[[str], np.ndarray], new: Callable[[str], 
 def call_key(space: str, module: str, function: str, args: tuple, kwargs: dict,
              arrays: dict | None = None) -> tuple[str, list]:
     """(key, tree) of one call: ``space`` is "ref" or "mistakes"."""
-    tree = [space, module, function, canonical(tuple(args), arrays), canonical(dict(kwargs), arrays)]
+    tree = [space, module, function, canonical(tuple(args), arrays), canonical(dict(sorted(kwargs.items())), arrays)]
     text = json.dumps(tree, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:32], tree
 
