@@ -9,8 +9,8 @@ beside the checks, in the files :mod:`recording` describes (``grader/recorded/``
 A call's key is the sha256 of the JSON of ``[space, module, function, args, kwargs]`` where
 an array is its dtype, shape and a sha256 of dtype, shape and bytes; a float is
 ``float.hex()``; lists and tuples are told apart; keyword arguments are sorted by name (a dict
-value keeps its order). The checks' inputs come from ``rng`` (seeded by the check's name) and the document values, so the
-same check makes the same calls on a student's machine. A call whose exact key is missing
+value keeps its order). The checks' inputs come from ``rng`` (seeded by the check's name) and
+the document values, so the same check makes the same calls on a student's machine. A call whose exact key is missing
 (a last-bit difference of a matrix product on another CPU) falls back to a recorded call of
 the same function with the same shapes whose arrays are equal within a tight tolerance.
 
