@@ -1,7 +1,9 @@
 """Loading question banks: every file is read and checked before anything is returned."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from .model import TOPICS, Question
@@ -58,8 +60,31 @@ def _display(path: Path) -> str:
 
 
 def read_file(path: Path, schema_too: bool = False) -> tuple[list[Question], list[Problem]]:
-    """The questions of one bank file, or the problems that stop it loading (``schema_too``: see check_entry)."""
-    name = _display(path)
+    """The questions of one bank file, or the problems that stop it loading (``schema_too``: see check_entry).
+
+    A shipped bank (the kit's own files, which every load of another bank reads again to find repeated ids) is
+    parsed once per process while its size and modification time stay the same."""
+    path = Path(path)
+    if _shipped(path):
+        try:
+            stat = os.stat(path)
+        except OSError:
+            pass
+        else:
+            found, broken = _read_shipped(str(path.resolve()), _display(path), stat.st_mtime_ns, stat.st_size,
+                                          schema_too)
+            return list(found), list(broken)
+    return _read(path, schema_too)
+
+
+@lru_cache(maxsize=64)
+def _read_shipped(path: str, name: str, mtime_ns: int, size: int, schema_too: bool) -> tuple[tuple, tuple]:
+    found, broken = _read(Path(path), schema_too, name)
+    return tuple(found), tuple(broken)
+
+
+def _read(path: Path, schema_too: bool, name: str = "") -> tuple[list[Question], list[Problem]]:
+    name = name or _display(path)
     try:
         raw = path.read_bytes()
     except OSError as error:
