@@ -52,17 +52,19 @@ class CheckFailed(AssertionError):
     ``diagnosis`` is a classic mistake the check named itself; otherwise ``grader.diagnosis``
     looks for one from ``got``, ``expected`` and ``origin`` (the ``ref`` result ``expected``
     stands for; ``expected`` itself when None). ``what`` names the part ("weights"); ``dtype_only``
-    marks a failure of the dtype alone.
+    marks a failure of the dtype alone; ``shape`` is the shape that was due when the shape was wrong (known even
+    when the expected value was built by the check, not returned by a ``ref`` call).
     """
 
     def __init__(self, message: str, diagnosis: Mistake | None = None, *, got: Any = None, expected: Any = None,
-                 origin: Any = None, what: str = "", dtype_only: bool = False):
+                 origin: Any = None, what: str = "", dtype_only: bool = False, shape: tuple | None = None):
         super().__init__(message)
         self.message = message
         self.diagnosis = diagnosis
         self.got, self.expected, self.what = got, expected, what
         self.origin = expected if origin is None else origin
         self.dtype_only = dtype_only  # the values were not judged: only the dtype is wrong
+        self.shape = shape
 
 
 def describe(value: Any) -> str:
@@ -123,7 +125,7 @@ def expect_array(got: Any, *, call: str, shape: tuple | None = None, dtype: Any 
         raise CheckFailed(f"{call} returned {describe(got)}; expected a numpy array{wanted}")
     if shape is not None and tuple(got.shape) != tuple(shape):
         raise CheckFailed(f"{call} returned shape {got.shape}; expected {tuple(shape)}", got=got, origin=origin,
-                          expected=origin, what=what)
+                          expected=origin, what=what, shape=tuple(shape))
     if dtype is not None and got.dtype != np.dtype(dtype):
         why = ("a mask is True where a query may attend" if np.dtype(dtype) == np.bool_ else
                "results keep the input's float dtype; integer input gives float64")
