@@ -12,6 +12,7 @@ class Status(str, Enum):
     FAILED = "failed"
     NOT_IMPLEMENTED = "not_implemented"
     GRADER_ERROR = "grader_error"
+    HELD = "held"  # a property check whose property is right, while its calls' values are wrong: 0 points
 
     def __str__(self) -> str:
         return self.value
@@ -19,7 +20,7 @@ class Status(str, Enum):
     __format__ = str.__format__
 
 
-PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR = Status  # the members, in the order above
+PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR, HELD = Status  # the members, in the order above
 
 
 @dataclass
@@ -82,7 +83,9 @@ class ExerciseResult:
 
     @property
     def first_failure(self) -> CheckResult | None:
-        return next((c for c in self.checks if c.status != PASSED), None)
+        """The first check that did not pass; a held one only when no check failed outright."""
+        return next((c for c in self.checks if c.status not in (PASSED, HELD)),
+                    next((c for c in self.checks if c.status == HELD), None))
 
 
 @dataclass

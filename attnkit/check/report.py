@@ -6,7 +6,7 @@ implemented yet) gets one line naming that exercise instead of a block of identi
 from __future__ import annotations
 
 from grader import curriculum
-from grader.results import NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
+from grader.results import HELD, NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
 
 GREEN, RED, YELLOW, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[0m"
 BLOCKED = "{exercise}: blocked by exercise {sibling}, fix it first: {reason}"
@@ -56,7 +56,8 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
                          f"fix {'that' if len(blockers) == 1 else 'those'} first")
         task = _task(exercise, failure)
         lines.append(paint(DIM, f"  more help: attnkit hint {result.exercise} --task {task.number}"))
-        hidden = sum(c.status != PASSED and c.message != failure.message for c in result.checks[len(shown):])
+        hidden = sum(c.status not in (PASSED, HELD) and c.message != failure.message
+                     for c in result.checks[len(shown):])  # a held check adds nothing to say
         if hidden and not every:
             lines.append(paint(DIM, f"  {hidden} more failing check{'s' if hidden != 1 else ''}: "
                                     f"attnkit check {result.exercise} --all"))
