@@ -28,8 +28,8 @@ from .sandbox.proxy import Implementation
 
 FIXTURES = ("impl", "ref", "rng")
 NOT_IMPLEMENTED_MESSAGE = "not implemented yet"
-HELD_MESSAGE = ("held: {call} returned wrong values (the value checks of task {task} say how); this check judges "
-                "{what} alone and scores once the values are right")
+HELD_MESSAGE = ("held: {event} (the value checks of task {task} say how); this check judges {what} alone and "
+                "scores once the values are right")
 
 
 @dataclass(frozen=True)
@@ -110,8 +110,9 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None, hold: bool = True
         else:
             result.status, result.message = Status.NOT_IMPLEMENTED, f"{NOT_IMPLEMENTED_MESSAGE}: {failure.message}"
     except (CheckFailed, errors.StudentRaised) as failure:  # a wrong value, or an exception: both diagnosed
-        if hold and spec.rule != "values" and getattr(failure, "rule", "") == "values":
-            _hold(result, spec, failure)  # a property check's result unusable (no array, wrong shape): values
+        if hold and spec.rule != "values" and (getattr(failure, "rule", "") == "values" or (
+                isinstance(failure, errors.StudentRaised) and not failure.sibling)):
+            _hold(result, spec, failure)  # no usable result (no array, a wrong shape, an exception): not judged
             result.seconds = time.perf_counter() - start
             return result
         result.status, result.message = Status.FAILED, failure.message
@@ -138,11 +139,15 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None, hold: bool = True
     return result
 
 
-def _hold(result: CheckResult, spec: CheckSpec, failure: CheckFailed) -> None:
-    """A property check whose calls returned wrong values: 0 points, said in one line (the value checks explain)."""
-    call = failure.message.split("\n", 1)[0].partition(" returned ")[0]
+def _hold(result: CheckResult, spec: CheckSpec, failure: AssertionError) -> None:
+    """A property check whose calls returned wrong values or raised: 0 points, said in one line (the value checks
+    explain)."""
+    if isinstance(failure, errors.StudentRaised):
+        event = f"{failure.call or failure.function} raised {failure.error_type or 'an exception'}"
+    else:
+        event = f"{str(failure).split(chr(10), 1)[0].partition(' returned ')[0]} returned wrong values"
     result.status, result.points = Status.HELD, 0.0
-    result.message = HELD_MESSAGE.format(call=call, task=spec.task, what=PROPERTIES.get(spec.rule, spec.rule))
+    result.message = HELD_MESSAGE.format(event=event, task=spec.task, what=PROPERTIES.get(spec.rule, spec.rule))
 
 
 def _promoting_dependency(exercise: str, impl: Any, reference: Any):

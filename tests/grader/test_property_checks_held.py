@@ -81,6 +81,22 @@ def test_a_values_only_mistake_costs_points_in_value_checks_alone(tmp_path, exer
         assert check.message.startswith("held: ") and "\n" not in check.message, check.message
 
 
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_an_exception_on_every_call_is_charged_by_the_value_checks_alone(tmp_path, exercise):
+    module = curriculum.get(exercise).module
+    impl = copy_solutions(tmp_path)
+    path = impl / f"{module}.py"
+    path.write_text(path.read_text() + "".join(  # every function raises, as the value checks see first
+        f"\n\ndef {name}(*args, **kwargs):\n    raise ZeroDivisionError('always')\n"
+        for name, is_class in public(module) if not is_class))
+    result = run(impl, exercise)
+    rules = {spec.name: spec.rule for spec in discover(exercise)}
+    judged = [c for c in result.checks if c.task not in class_tasks(exercise)]
+    assert [c.name for c in judged if rules[c.name] != "values" and c.status != Status.HELD] == []
+    assert all(c.status == Status.FAILED for c in judged if rules[c.name] == "values")
+    assert result.score == sum(c.points for c in result.checks if c.task in class_tasks(exercise))
+
+
 def test_a_wrong_dtype_fails_the_dtype_check_even_when_values_are_wrong_too(tmp_path):
     impl = copy_solutions(tmp_path)
     path = impl / "softmax.py"
@@ -97,8 +113,9 @@ def test_a_held_check_in_a_notebook_cell_scores_nothing_in_one_line():
     names = {"softmax": lambda x, axis=-1: reference.softmax(x, axis) * 1.001, "np": __import__("numpy")}
     result = notebook.check_result("softmax", "test_softmax_dtypes", names)
     assert result.status == Status.HELD and result.points == 0
-    assert result.message == HELD_MESSAGE.format(call=result.message.split(" returned ")[0][len("held: "):],
-                                                 task=1, what="the results' dtypes")
+    call = result.message.split(" returned ")[0][len("held: "):]
+    assert result.message == HELD_MESSAGE.format(event=f"{call} returned wrong values", task=1,
+                                                 what="the results' dtypes")
     with pytest.raises(notebook.NotebookCheckFailed) as failed:  # nbgrader pays a cell that raises nothing
         notebook.run_check("softmax", "test_softmax_dtypes", names)
     assert notebook.failure_text(failed.value.result).startswith("held (0/1 point) until the values are right")
