@@ -31,10 +31,17 @@ check asks for a dtype), and each exercise scores its results' dtypes in a check
 neither hides a wrong value nor costs the value points. A wrong shape or dtype carries the student's
 value as well, so that it can be diagnosed; a dtype failure (``dtype_only``) is explained only by a
 mistake that gives the student's dtype.
+
+A property check (dtype, inputs untouched, raises, memory) judges its property alone: while it runs
+(:func:`values_held`), a wrong value of a right-shaped result is collected instead of raised, the check goes on,
+and the executor reports it *held* (0 points, no second explanation) when its property is right; a wrong
+property fails it with a message about that property only.
 """
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -52,17 +59,39 @@ class CheckFailed(AssertionError):
     ``diagnosis`` is a classic mistake the check named itself; otherwise ``grader.diagnosis``
     looks for one from ``got``, ``expected`` and ``origin`` (the ``ref`` result ``expected``
     stands for; ``expected`` itself when None). ``what`` names the part ("weights"); ``dtype_only``
-    marks a failure of the dtype alone.
+    marks a failure of the dtype alone; ``shape`` is the shape that was due when the shape was wrong (known even
+    when the expected value was built by the check, not returned by a ``ref`` call). ``rule`` is ``"values"``
+    when the comparison helpers below judged the result itself (its type, shape or values) and ``"dtype"`` for
+    their dtype verdict; empty for a check's own verdict, which speaks of the check's rule (``@check(rule=...)``).
     """
 
     def __init__(self, message: str, diagnosis: Mistake | None = None, *, got: Any = None, expected: Any = None,
-                 origin: Any = None, what: str = "", dtype_only: bool = False):
+                 origin: Any = None, what: str = "", dtype_only: bool = False, shape: tuple | None = None,
+                 rule: str = ""):
         super().__init__(message)
         self.message = message
         self.diagnosis = diagnosis
         self.got, self.expected, self.what = got, expected, what
         self.origin = expected if origin is None else origin
         self.dtype_only = dtype_only  # the values were not judged: only the dtype is wrong
+        self.shape = shape
+        self.rule = rule
+
+
+_held: ContextVar[list | None] = ContextVar("held", default=None)  # the running property check's wrong values
+
+
+@contextmanager
+def values_held(active: bool = True) -> Iterator[list[CheckFailed]]:
+    """While a property check runs (``active``), wrong values of a right-shaped result do not stop it: they are
+    collected in the list yielded, and the check goes on to judge its own property (its dtype, its inputs left
+    untouched, its ValueError, its memory). The single executor then holds its points (``grader.runner``)."""
+    held: list[CheckFailed] = []
+    token = _held.set(held if active else None)  # per thread: `attnkit check` runs two exercises at once
+    try:
+        yield held
+    finally:
+        _held.reset(token)
 
 
 def describe(value: Any) -> str:
@@ -142,22 +171,22 @@ def expect_array(got: Any, *, call: str, shape: tuple | None = None, dtype: Any 
     """
     if not isinstance(got, np.ndarray):
         wanted = f" of shape {shape}" if shape else ""
-        raise CheckFailed(f"{call} returned {describe(got)}; expected a numpy array{wanted}")
+        raise CheckFailed(f"{call} returned {describe(got)}; expected a numpy array{wanted}", rule="values")
     if shape is not None and tuple(got.shape) != tuple(shape):
         raise CheckFailed(f"{call} returned shape {got.shape}; expected {tuple(shape)}", got=got, origin=origin,
-                          expected=origin, what=what)
+                          expected=origin, what=what, shape=tuple(shape), rule="values")
     if dtype is not None and got.dtype != np.dtype(dtype):
         why = ("a mask is True where a query may attend" if np.dtype(dtype) == np.bool_ else
                "results keep the input's float dtype; integer input gives float64")
         raise CheckFailed(f"{call} returned dtype {got.dtype}; expected {np.dtype(dtype)} ({why})",
-                          got=got, origin=origin, expected=origin, what=what, dtype_only=True)
+                          got=got, origin=origin, expected=origin, what=what, dtype_only=True, rule="dtype")
     return got
 
 
 def expect_tuple(got: Any, *, call: str, names: tuple[str, ...]) -> tuple:
     """Fail unless ``got`` is a tuple (or list) of ``len(names)`` items; returns it as a tuple."""
     if not isinstance(got, (tuple, list)) or len(got) != len(names):
-        raise CheckFailed(f"{call} returned {describe(got)}; expected a tuple ({', '.join(names)})")
+        raise CheckFailed(f"{call} returned {describe(got)}; expected a tuple ({', '.join(names)})", rule="values")
     return tuple(got)
 
 
@@ -250,13 +279,17 @@ def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", r
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
     if got.dtype.kind not in "fiub":
-        raise CheckFailed(f"{label} returned dtype {got.dtype}; expected {expected.dtype}")
+        raise CheckFailed(f"{label} returned dtype {got.dtype}; expected {expected.dtype}", rule="values")
     if not matches(got, expected, rtol, atol):
         if np.isnan(got).any() and not np.isnan(expected).any():
             message = f"{label} returned NaN at {int(np.isnan(got).sum())} entries; expected none"
         else:
             message = f"{label} returned wrong values: {first_difference(got, expected, rtol, atol)}"
-        raise CheckFailed(message, got=got, expected=expected, origin=origin, what=what)
+        failure = CheckFailed(message, got=got, expected=expected, origin=origin, what=what, rule="values")
+        held = _held.get()
+        if held is None:
+            raise failure
+        held.append(failure)  # a property check goes on to judge its property (grader.runner.execute)
     expect_array(got, call=label, dtype=want_dtype, origin=origin, what=what)
     return got
 

@@ -42,6 +42,7 @@ PASSED_LINE = "passed ({points:g}/{points:g} {unit}): {title}"
 FAILED_HEADER = "failed (0/{points:g} {unit}): {title}"
 NOT_IMPLEMENTED_HEADER = "not implemented yet (0/{points:g} {unit}): {title}"
 GRADER_ERROR_HEADER = "the grader itself failed (0/{points:g} {unit}): {title}"
+HELD_HEADER = "held (0/{points:g} {unit}) until the values are right: {title}"
 HINT_LINE = "hint: {hint}"
 MORE_HELP = "more help: attnkit hint {exercise} --task {task} (or the hints above this cell)"
 CELL_LOCATION = "line {line} of a notebook cell"
@@ -137,7 +138,8 @@ def _unit(points: float) -> str:
 
 def failure_text(result: CheckResult) -> str:
     """What the student reads under a failed test cell: title, the check's message, hint, where to get help."""
-    headers = {Status.NOT_IMPLEMENTED: NOT_IMPLEMENTED_HEADER, Status.GRADER_ERROR: GRADER_ERROR_HEADER}
+    headers = {Status.NOT_IMPLEMENTED: NOT_IMPLEMENTED_HEADER, Status.GRADER_ERROR: GRADER_ERROR_HEADER,
+               Status.HELD: HELD_HEADER}
     header = headers.get(result.status, FAILED_HEADER)
     lines = [header.format(points=result.max_points, unit=_unit(result.max_points), title=result.title)]
     message = result.message

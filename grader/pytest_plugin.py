@@ -4,7 +4,9 @@ Inert unless ``--impl`` is given. Then it collects ``grader/checks/check_*.py`` 
 project's tests, unless paths are given) as one item per check; each item runs its check through
 the kit's single executor (``grader.runner.execute``, as ``attnkit check`` and ``grade`` do) on a
 fresh sandboxed child, is marked ``points(n)``, fails with the check's message (diagnosis
-included) instead of a traceback, and the score is printed at the end.
+included) instead of a traceback, and the score is printed at the end. A property check held while its
+calls' values are wrong (``grader.runner.execute``) is skipped with its one-line reason: 0 points, no
+second failure for the values a value check explains.
 """
 from __future__ import annotations
 
@@ -97,6 +99,8 @@ class CheckItem(pytest.Item):
             own_output = "\n".join(printed.block(self.spec.exercise, *impl.transport.own_output()))
             if own_output:  # under -s shown after the check's result; else with a failure, as pytest shows prints
                 self.add_report_section("call", PRINTED_SECTION, own_output)
+        if self.result.status == Status.HELD:  # 0 points, and no second failure for values a value check explains
+            pytest.skip(self.result.message)
         if self.result.status != Status.PASSED:
             hint = f"\n  hint: {self.result.hint}" if self.result.hint else ""
             raise CheckNotPassed(self.result.message + hint)
@@ -164,7 +168,7 @@ def pytest_terminal_summary(terminalreporter, config):
     if not config.getoption("impl"):
         return
     totals: dict[str, list] = {}
-    for status in ("passed", "failed", "error"):
+    for status in ("passed", "failed", "error", "skipped"):  # a held property check is skipped: 0 points
         for report in terminalreporter.stats.get(status, []):
             if report.when != "call" and status != "error":
                 continue

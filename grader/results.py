@@ -12,6 +12,7 @@ class Status(str, Enum):
     FAILED = "failed"
     NOT_IMPLEMENTED = "not_implemented"
     GRADER_ERROR = "grader_error"
+    HELD = "held"  # a property check whose property is right, while its calls' values are wrong: 0 points
 
     def __str__(self) -> str:
         return self.value
@@ -19,7 +20,7 @@ class Status(str, Enum):
     __format__ = str.__format__
 
 
-PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR = Status  # the members, in the order above
+PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR, HELD = Status  # the members, in the order above
 
 
 @dataclass
@@ -92,12 +93,14 @@ class ExerciseResult:
 
     @property
     def failures(self) -> list[CheckResult]:
-        """The checks that did not pass, in task order (checks of one task in the order they ran)."""
-        return sorted((c for c in self.checks if c.status != PASSED), key=lambda c: c.task)
+        """The checks that did not pass, in task order (checks of one task in the order they ran); held checks
+        after those that failed outright."""
+        return sorted((c for c in self.checks if c.status != PASSED), key=lambda c: (c.status == HELD, c.task))
 
     @property
     def first_failure(self) -> CheckResult | None:
-        """The failing check of the lowest task: where the student should look first."""
+        """The failing check of the lowest task: where the student should look first (a held check only when no
+        check failed outright)."""
         return next(iter(self.failures), None)
 
 

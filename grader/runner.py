@@ -20,7 +20,8 @@ import numpy as np
 
 from . import curriculum
 from .blame import blame_callers, blockers
-from .compare import CheckFailed
+from .checks.marks import PROPERTIES
+from .compare import CheckFailed, values_held
 from .diagnosis import Session
 from .reference import reference as reference_solutions
 from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
@@ -31,6 +32,8 @@ from .sandbox.runtime import LENT_CLASSES
 FIXTURES = ("impl", "ref", "rng")
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 NOT_IMPLEMENTED_MESSAGE = "not implemented yet"
+HELD_MESSAGE = ("held: {event} (the value checks of task {task} say how); this check judges {what} alone and "
+                "scores once the values are right")
 
 
 @dataclass(frozen=True)
@@ -78,23 +81,32 @@ def seed_for(exercise: str, name: str) -> int:
     return zlib.crc32(f"{exercise}.{name}".encode())
 
 
-def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
+def execute(spec: CheckSpec, impl: Any, reference: Any = None, hold: bool = True) -> CheckResult:
     """Run one check: the single executor of every front end (check, grade, pytest, nbgrader, release).
 
     ``impl`` is the implementation under test (a sandboxed child, a notebook's globals, or the
     reference itself when the release is recorded); ``reference`` is what ``ref`` answers from:
     the real memoised reference solutions (the default), or the release's recording or replaying
     reference. Every outcome becomes a :class:`CheckResult`; nothing propagates.
+
+    A property check (``spec.rule`` other than ``"values"``) judges its property alone: wrong values of its
+    calls make it ``HELD`` (0 points, one line) unless its property is wrong too, which fails it with a message
+    about the property only. ``hold=False`` fails it on its wrong values as a value check would
+    (:func:`run_exercise`, when no value check of the exercise saw them).
     """
     session = Session(reference_solutions() if reference is None else reference)
     values = {"impl": impl, "ref": session.ref, "rng": np.random.default_rng(seed_for(spec.exercise, spec.name))}
     result = CheckResult(spec.exercise, spec.name, spec.title, spec.task, 0.0, spec.points, Status.PASSED,
                          visibility=spec.visibility)
     start = time.perf_counter()
+    held: list[CheckFailed] = []
     try:
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), values_held(hold and spec.rule != "values") as held:
             spec.function(**{name: values[name] for name in spec.fixtures})
-        result.points = spec.points
+        if held:
+            _hold(result, spec, held[0])
+        else:
+            result.points = spec.points
     except errors.StudentNotImplemented as failure:
         result.blocked_by = _exercise_of(failure.sibling, spec.exercise)
         if failure.sibling:  # this exercise is written, but calls a sibling that is not (yet)
@@ -102,15 +114,22 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         else:
             result.status, result.message = Status.NOT_IMPLEMENTED, f"{NOT_IMPLEMENTED_MESSAGE}: {failure.message}"
     except (CheckFailed, errors.StudentRaised) as failure:  # a wrong value, or an exception: both diagnosed
+        if hold and spec.rule != "values" and (getattr(failure, "rule", "") == "values" or (
+                isinstance(failure, errors.StudentRaised) and not failure.sibling)):
+            _hold(result, spec, failure)  # no usable result (no array, a wrong shape, an exception): not judged
+            result.seconds = time.perf_counter() - start
+            return result
         result.status, result.message = Status.FAILED, failure.message
         result.blocked_by = _exercise_of(getattr(failure, "sibling", ""), spec.exercise)
-        diagnosis = getattr(failure, "diagnosis", None) or session.diagnose(failure)
-        if getattr(failure, "dtype_only", False):
+        diagnosis = getattr(failure, "diagnosis", None)
+        if diagnosis is None and not held:  # with wrong values held, the message speaks of the property alone
+            diagnosis = session.diagnose(failure)
+        if getattr(failure, "dtype_only", False) and not held:
             diagnosis = _promoting_dependency(spec.exercise, impl, reference) or diagnosis
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
             result.message += f"\n  looks like {diagnosis.looks_like}"
-        else:
+        elif not held:
             result.wrong = wrong_value(failure)
     except errors.StudentError as failure:
         result.status, result.message = Status.FAILED, failure.message
@@ -127,6 +146,17 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None) -> CheckResult:
         result.message = f"internal grader error in {spec.name} ({type(failure).__name__}: {failure}); please report it"
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _hold(result: CheckResult, spec: CheckSpec, failure: AssertionError) -> None:
+    """A property check whose calls returned wrong values or raised: 0 points, said in one line (the value checks
+    explain)."""
+    if isinstance(failure, errors.StudentRaised):
+        event = f"{failure.call or failure.function} raised {failure.error_type or 'an exception'}"
+    else:
+        event = f"{str(failure).split(chr(10), 1)[0].partition(' returned ')[0]} returned wrong values"
+    result.status, result.points = Status.HELD, 0.0
+    result.message = HELD_MESSAGE.format(event=event, task=spec.task, what=PROPERTIES.get(spec.rule, spec.rule))
 
 
 def _promoting_dependency(exercise: str, impl: Any, reference: Any):
@@ -174,14 +204,20 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
             text, size = impl.transport.own_output()
             outcome.printed = (outcome.printed[0] + text, outcome.printed[1] + size)
 
-    for spec in discover(exercise):
-        if visibility is not None and spec.visibility != visibility:
-            continue
+    def alive() -> Implementation:
+        nonlocal impl
         if impl is None or impl.transport.dead:
             if impl is not None:
                 retire(impl)
             impl = make_impl(exercise)
-        outcome.checks.append(execute(spec, impl))
+        return impl
+
+    specs = [spec for spec in discover(exercise) if visibility is None or spec.visibility == visibility]
+    outcome.checks = [execute(spec, alive()) for spec in specs]
+    if not any(c.status == Status.FAILED and s.rule == "values" for c, s in zip(outcome.checks, specs)):
+        for index, spec in enumerate(specs):  # wrong values no value check saw: the check that saw them says so
+            if outcome.checks[index].status == Status.HELD:
+                outcome.checks[index] = execute(spec, alive(), hold=False)
     if impl is not None:
         retire(impl)
     return outcome

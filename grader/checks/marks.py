@@ -7,6 +7,8 @@ F = TypeVar("F", bound=Callable)
 
 VISIBILITIES = ("visible", "hidden")
 RULES = ("values", "dtype", "untouched", "raises", "memory")
+PROPERTIES = {"dtype": "the results' dtypes", "untouched": "the caller's arrays left as they were",  # what each
+              "raises": "the documented ValueError", "memory": "the memory used"}  # property check judges alone
 
 
 def check(points: float, task: int = 1, visibility: str = "visible", heavy: bool = False,
@@ -16,6 +18,8 @@ def check(points: float, task: int = 1, visibility: str = "visible", heavy: bool
     ``rule`` names what the check judges: the ``values`` of results (the default), or one documented convention:
     the result's ``dtype``, the inputs left ``untouched``, a documented ``ValueError`` (``raises``), ``memory``.
     Every convention an exercise checks has a visible check (a hidden one tests the same rule on other inputs).
+    A check of a convention judges it alone; its points are held while its calls return wrong values
+    (``grader.runner.execute``), so a wrong value costs points in the value checks only.
 
     ``heavy``: the check takes far longer than the others (a memory check at n in the thousands);
     ``attnkit check``, which checks two exercises at once, starts the exercises holding one first.

@@ -121,3 +121,15 @@ def test_a_dtype_changed_with_right_values_is_named_whatever_the_function(sessio
             expect_close(expected.astype(np.float64), expected, call="f(x)", dtype="same")
         found = session.diagnose(caught.value)
         assert found.id == "dtype_changed" and "float32 input came back float64" in found.looks_like, found
+
+
+@pytest.mark.parametrize("got, due, family", [
+    (np.zeros((4, 3)), np.zeros((3, 4)), "shape_transposed"),           # cache.keys stacked as columns
+    (np.zeros((2, 3, 4)), np.zeros((3, 2, 4)), "shape_axes_swapped"),
+    (np.zeros((3,)), np.zeros((1, 3)), "shape_axis_missing"),
+    (np.zeros((1, 3, 4)), np.zeros((3, 4)), "shape_axis_extra"),
+])
+def test_a_wrong_shape_is_explained_when_the_check_built_the_expected_value(session, got, due, family):
+    # no ref call produced the expected value (a cache's keys, a stacked history): the shapes alone still explain
+    found = session.diagnose(failure_of(got, due))
+    assert found is not None and found.id == family, found

@@ -77,3 +77,14 @@ def test_points_reach_junit_xml(pytester, tmp_path):
     points = [s.points for s in discover("softmax")]
     assert text.count('name="attnkit_points"') == len(points)
     assert f'value="{points[0]}"' in text
+
+
+def test_a_held_property_check_is_skipped_with_its_reason_and_scores_nothing(pytester, tmp_path):
+    impl = tmp_path / "impl"
+    shutil.copytree(ROOT / "solutions", impl, ignore=shutil.ignore_patterns("__pycache__"))
+    source = (impl / "softmax.py").read_text()  # right dtype, wrong values: the dtype check is held
+    (impl / "softmax.py").write_text(source + "\n\n_softmax = softmax\n\n\ndef softmax(x, axis=-1):\n"
+                                              "    return _softmax(x, axis) * 1.001\n")
+    result = _run(pytester, "--impl", str(impl), "-q", "-rs", "-k", "test_softmax_dtypes")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines([SCORE_LINE.format(score=0, max_score=1), "*held: softmax(*) returned wrong values*"])
