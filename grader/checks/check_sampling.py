@@ -75,17 +75,21 @@ def expect_draws(student_rng, seed: int, draws: int, *, call: str) -> None:
                       "sampled token: rng.choice(V, p=probs) takes exactly that)", mistakes.NOT_ONE_DRAW)
 
 
-class ReplayedDraws:
+class ReplayedDraws(np.random.Generator):
     """The reference's ``rng`` in a seeded generate: the first ``count`` numbers of ``default_rng(seed)``, given again
     from the first after every ``count`` draws. A correct generate of ``count`` new tokens takes exactly that many,
     so every re-run of the call (diagnosis asks the reference's variants after the check) draws what the first
-    run drew, where a ``Generator`` would have moved on."""
+    run drew, where a plain ``Generator`` would have moved on. Its own state never moves: the release records the
+    call by it."""
 
     def __init__(self, seed: int, count: int):
+        super().__init__(np.random.PCG64(seed))
         own = np.random.default_rng(seed)
         self.numbers, self.taken = [own.random() for _ in range(max(count, 1))], 0
 
-    def random(self) -> float:
+    def random(self, *args, **kwargs) -> float:
+        if args or kwargs:
+            raise TypeError("the reference draws one number at a time: rng.random()")
         number = self.numbers[self.taken % len(self.numbers)]
         self.taken += 1
         return number
