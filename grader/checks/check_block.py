@@ -89,7 +89,7 @@ def test_causal_self_attention_without_biases_is_multihead(impl, ref, rng):
                 origin=ref.block.causal_self_attention(x, params, n_head))
 
 
-@check(points=1, task=1)
+@check(points=1, task=1, rule="raises")
 def test_causal_self_attention_rejects_bad_n_head(impl, ref, rng):
     """causal_self_attention raises ValueError when n_head is below 1 or does not divide d"""
     x, params = normal(rng, (4, 8)), attn_params(rng, 8)
@@ -172,7 +172,7 @@ def test_block_decode_step_fills_the_cache(impl, ref, rng):
                               "appended before the arguments are checked")
 
 
-@check(points=1, task=3)
+@check(points=1, task=3, rule="dtype")
 def test_block_dtypes(impl, ref, rng):
     """float32 inputs and parameters give float32 results (all three functions); integer x gives float64"""
     for dtype, x in ((np.float32, normal(rng, (3, 8), np.float32)), (np.float64, rng.integers(-2, 3, (3, 8)))):
@@ -187,7 +187,7 @@ def test_block_dtypes(impl, ref, rng):
                           ref.block.block_decode_step(x[t], params, 2, theirs), call=step_call(x, t, params, 2))
 
 
-@check(points=1, task=3)
+@check(points=1, task=3, rule="untouched")
 def test_block_leaves_inputs_untouched(impl, ref, rng):
     """causal_self_attention, transformer_block and block_decode_step leave x and the parameters as they were"""
     x, params = normal(rng, (4, 8)), block_params(rng, 8)

@@ -13,23 +13,27 @@ def linear_call(x, params):
     return call_text("linear", arg("x", x), arg("params", params))
 
 
-def norm_call(function, x, *weights):
+def norm_call(function, x, *weights, eps=None):
     names = ("gamma", "beta") if function == "layer_norm" else ("weight",)
-    return call_text(function, arg("x", x), *(arg(name, w) for name, w in zip(names, weights)))
+    return call_text(function, arg("x", x), *(arg(name, w) for name, w in zip(names, weights)),
+                     *(() if eps is None else (f"eps={eps}",)))
 
 
 def check_linear(impl, ref, x, params):
     expect_close(impl.layers.linear(x, params), ref.layers.linear(x, params), call=linear_call(x, params))
 
 
-def check_layer_norm(impl, ref, x, gamma, beta, **tolerances):
-    expect_close(impl.layers.layer_norm(x, gamma, beta), ref.layers.layer_norm(x, gamma, beta),
-                 call=norm_call("layer_norm", x, gamma, beta), **tolerances)
+def check_layer_norm(impl, ref, x, gamma, beta, eps=None, **tolerances):
+    options = {} if eps is None else {"eps": eps}
+    expected = ref.layers.layer_norm(x, gamma, beta, **options)
+    expect_close(impl.layers.layer_norm(x, gamma, beta, **options), expected,
+                 call=norm_call("layer_norm", x, gamma, beta, eps=eps), **tolerances)
 
 
-def check_rms_norm(impl, ref, x, weight):
-    expect_close(impl.layers.rms_norm(x, weight), ref.layers.rms_norm(x, weight),
-                 call=norm_call("rms_norm", x, weight))
+def check_rms_norm(impl, ref, x, weight, eps=None):
+    options = {} if eps is None else {"eps": eps}
+    expected = ref.layers.rms_norm(x, weight, **options)
+    expect_close(impl.layers.rms_norm(x, weight, **options), expected, call=norm_call("rms_norm", x, weight, eps=eps))
 
 
 def check_gelu(impl, ref, x):
@@ -52,9 +56,12 @@ def test_linear_matches_reference(impl, ref, rng):
 
 @check(points=3, task=2)
 def test_layer_norm_matches_reference(impl, ref, rng):
-    """layer_norm normalises each token's features, then scales by gamma and shifts by beta (batches, float32)"""
+    """layer_norm normalises each token's features, then scales by gamma and shifts by beta (batches, float32,
+    another eps)"""
     ln = layer_norm_params(rng, 8)   # rows of spread 0.01 first: there eps (1e-5, inside the root) shows
-    check_layer_norm(impl, ref, 1.0 + normal(rng, (4, 8), scale=0.01), ln["weight"], ln["bias"])
+    x = 1.0 + normal(rng, (4, 8), scale=0.01)
+    check_layer_norm(impl, ref, x, ln["weight"], ln["bias"])
+    check_layer_norm(impl, ref, x, ln["weight"], ln["bias"], eps=1e-3)   # the argument, not a constant
     for x_shape, dtype in (((4, 8), np.float64), ((2, 3, 16), np.float64), ((5, 6), np.float32)):
         d = x_shape[-1]
         x = normal(rng, x_shape, dtype, 3.0) + normal(rng, x_shape[:-1] + (1,), dtype, 2.0)  # rows with offsets
@@ -84,9 +91,11 @@ def test_layer_norm_large_offset(impl, ref, rng):
 
 @check(points=3, task=3)
 def test_rms_norm_matches_reference(impl, ref, rng):
-    """rms_norm divides rows by their root mean square, uncentred: rows 5 + noise keep their offset, zero rows give 0"""
+    """rms_norm divides rows by their root mean square, uncentred: rows 5 + noise keep their offset, zero rows give 0
+    (and another eps)"""
     x = np.vstack([5.0 + normal(rng, (2, 8), scale=0.1), np.zeros((1, 8))])
     check_rms_norm(impl, ref, x, layer_norm_params(rng, 8)["weight"])
+    check_rms_norm(impl, ref, normal(rng, (3, 8), scale=0.05), layer_norm_params(rng, 8)["weight"], eps=1e-2)
     for x_shape, dtype in (((2, 3, 6), np.float64), ((3, 16), np.float32)):
         x = normal(rng, x_shape, dtype, 2.0) + normal(rng, x_shape[:-1] + (1,), dtype)
         check_rms_norm(impl, ref, x, layer_norm_params(rng, x_shape[-1], dtype)["weight"])
@@ -117,7 +126,7 @@ def test_feed_forward_matches_reference(impl, ref, rng):
         check_feed_forward(impl, ref, x, mlp_params(rng, x_shape[-1], d_ff, dtype))
 
 
-@check(points=1, task=5)
+@check(points=1, task=5, rule="dtype")
 def test_layers_dtypes(impl, ref, rng):
     """float32 inputs and parameters give float32 results in all five functions; integer inputs give float64"""
     for dtype, x in ((np.float32, normal(rng, (3, 4), np.float32)), (np.float64, np.array([[1, -2, 0, 3]]))):
@@ -132,7 +141,7 @@ def test_layers_dtypes(impl, ref, rng):
             expect_dtypes(getattr(impl.layers, function)(*args), expected, call=call)
 
 
-@check(points=1, task=5)
+@check(points=1, task=5, rule="untouched")
 def test_layers_leave_inputs_untouched(impl, ref, rng):
     """linear, layer_norm, rms_norm, gelu and feed_forward leave the caller's arrays and parameters as they were"""
     x = normal(rng, (3, 6))

@@ -35,10 +35,10 @@ def generate_call(prompt, params, n_new, seed=None, temperature=0.0, top_k=None,
                      f"n_new={n_new}", f"{rng}use_cache={use_cache}")
 
 
-def model(rng, dtype=np.float64):
+def model(rng, dtype=np.float64, n_layer=MODEL[3]):
     """A random model whose next token depends on where it stands (position table of scale 2, as large as the token
     table): a token fed at the wrong position changes what comes next."""
-    V, d, n_ctx, n_layer, _ = MODEL
+    V, d, n_ctx, _, _ = MODEL
     params = model_params(rng, V, d, n_ctx, n_layer, dtype=dtype)
     params["wpe"]["weight"] = (params["wpe"]["weight"] * 4).astype(dtype)
     return params
@@ -75,15 +75,34 @@ def expect_draws(student_rng, seed: int, draws: int, *, call: str) -> None:
                       "sampled token: rng.choice(V, p=probs) takes exactly that)", mistakes.NOT_ONE_DRAW)
 
 
+class ReplayedDraws(np.random.Generator):
+    """The reference's ``rng`` in a seeded generate: the first ``count`` numbers of ``default_rng(seed)``, given again
+    from the first after every ``count`` draws. A correct generate of ``count`` new tokens takes exactly that many,
+    so every re-run of the call (diagnosis asks the reference's variants after the check) draws what the first
+    run drew, where a plain ``Generator`` would have moved on. Its own state never moves: the release records the
+    call by it."""
+
+    def __init__(self, seed: int, count: int):
+        super().__init__(np.random.PCG64(seed))
+        own = np.random.default_rng(seed)
+        self.numbers, self.taken = [own.random() for _ in range(max(count, 1))], 0
+
+    def random(self, *args, **kwargs) -> float:
+        if args or kwargs:
+            raise TypeError("the reference draws one number at a time: rng.random()")
+        number = self.numbers[self.taken % len(self.numbers)]
+        self.taken += 1
+        return number
+
+
 def check_generate(impl, ref, prompt, params, n_new, seed=None, temperature=0.0, top_k=None, top_p=None):
     """The student's generate with the KV cache and without it must both give the reference's tokens (the reference
-    drawing from a generator seeded alike)."""
+    drawing from a generator seeded alike). The reference is asked with the same ``use_cache``: a mistake of a piece
+    only one path uses (the causal mask is used by the uncached path alone) is then diagnosed on that path."""
     options = {"temperature": temperature, "top_k": top_k, "top_p": top_p}
-    own = None if seed is None else np.random.default_rng(seed)
-    expected = ref.sampling.generate(prompt, params, MODEL[4], n_new, own, **options)
-    if seed is not None:   # not traced back for diagnosis: a re-run would draw from a generator that has moved on
-        expected = np.array(expected)
     for use_cache in (True, False):
+        own = None if seed is None else ReplayedDraws(seed, n_new)
+        expected = ref.sampling.generate(prompt, params, MODEL[4], n_new, own, **options, use_cache=use_cache)
         student_rng = None if seed is None else impl.generator(seed)
         call = generate_call(prompt, params, n_new, seed, **options, use_cache=use_cache)
         got = impl.sampling.generate(prompt, params, MODEL[4], n_new, student_rng, **options, use_cache=use_cache)
@@ -150,10 +169,9 @@ def test_sample_token_inverse_cdf(impl, ref, rng):
             raise
 
 
-@check(points=2, task=2)
-def test_sample_token_greedy_and_errors(impl, ref, rng):
-    """sample_token at temperature 0 returns the first largest logit and leaves rng alone (rng may be None);
-    ValueError for 2-D logits and for temperature > 0 without rng"""
+@check(points=1, task=2)
+def test_sample_token_greedy(impl, ref, rng):
+    """sample_token at temperature 0 returns the first largest logit and leaves rng alone (rng may be None)"""
     for logits in (rng.standard_normal(9), np.array([0.5, 2.0, -1.0, 2.0])):
         expected = ref.sampling.sample_token(logits, None, 0.0)
         expect_token(impl.sampling.sample_token(logits, None, 0.0), expected, call=token_call(logits, None, 0.0))
@@ -162,11 +180,6 @@ def test_sample_token_greedy_and_errors(impl, ref, rng):
         got = impl.sampling.sample_token(logits, student_rng, 0.0, 2, 0.5)
         expect_draws(student_rng, 3, 0, call=call)
         expect_token(got, expected, call=call)
-    for logits, seed, temperature, why in ((rng.standard_normal((2, 5)), 0, 1.0, "logits must be 1-D (one position)"),
-                                           (rng.standard_normal(5), None, 0.8, "temperature > 0 needs an rng")):
-        student_rng = None if seed is None else impl.generator(seed)
-        expect_value_error(lambda logits=logits, r=student_rng, t=temperature: impl.sampling.sample_token(logits, r, t),
-                           call=token_call(logits, seed, temperature), why=why)
 
 
 # -- task 3: generate -----------------------------------------------------------------------------------------
@@ -196,11 +209,20 @@ def test_generate_edges(impl, ref, rng):
     check_generate(impl, ref, [1, 2, 3], params, 0)
 
 
-@check(points=2, task=3)
-def test_generate_errors(impl, ref, rng):
-    """generate raises ValueError, before generating anything, for a prompt + n_new past n_ctx, an empty or 2-D
-    prompt, ids outside [0, V), n_new < 0 and temperature > 0 without rng"""
-    params = model(rng)
+@check(points=3, task=3, rule="raises")
+def test_sampling_rejects_bad_calls(impl, ref, rng):
+    """sample_token raises ValueError for 2-D logits and for temperature > 0 without rng; generate, before
+    generating anything, for a prompt + n_new past n_ctx, an empty or 2-D prompt, ids outside [0, V), n_new < 0
+    and temperature > 0 without rng"""
+    logits = rng.standard_normal(6)
+    expected = ref.sampling.sample_token(logits, None, 0.0)   # valid calls before the errors
+    expect_token(impl.sampling.sample_token(logits, None, 0.0), expected, call=token_call(logits, None, 0.0))
+    for logits, seed, temperature, why in ((rng.standard_normal((2, 5)), 0, 1.0, "logits must be 1-D (one position)"),
+                                           (rng.standard_normal(5), None, 0.8, "temperature > 0 needs an rng")):
+        student_rng = None if seed is None else impl.generator(seed)
+        expect_value_error(lambda logits=logits, r=student_rng, t=temperature: impl.sampling.sample_token(logits, r, t),
+                           call=token_call(logits, seed, temperature), why=why)
+    params = model(rng, n_layer=1)   # sent with every refused call: one layer is enough to be refused
     expected = ref.sampling.generate([1, 2], params, MODEL[4], 2)
     expect_close(impl.sampling.generate([1, 2], params, MODEL[4], 2), expected, call=generate_call([1, 2], params, 2))
     cases = (([1, 2, 3], 8, {}, "3 + 8 tokens, but n_ctx is 10"), ([], 2, {}, "an empty prompt"),
@@ -212,7 +234,7 @@ def test_generate_errors(impl, ref, rng):
                            call=generate_call(prompt, params, n_new), why=why)
 
 
-@check(points=1, task=3)
+@check(points=1, task=3, rule="dtype")
 def test_sampling_dtypes(impl, ref, rng):
     """sampling_probs keeps float32 and gives float64 for integer logits; sample_token returns a Python int and
     generate an int64 array"""
@@ -233,7 +255,7 @@ def test_sampling_dtypes(impl, ref, rng):
                   call=generate_call(prompt, params, 2) + " (float32 params, int32 prompt)")
 
 
-@check(points=1, task=3)
+@check(points=1, task=3, rule="untouched")
 def test_sampling_leaves_inputs_untouched(impl, ref, rng):
     """sampling_probs, sample_token and generate leave the caller's logits, prompt and params as they were"""
     logits = rng.standard_normal((3, 8))

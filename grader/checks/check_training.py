@@ -70,8 +70,9 @@ def central_differences(loss, x):
 
 
 # -- task 1: layer_norm_backward ------------------------------------------------------------------------------
-def ln_call(x, gamma, dy):
-    return call_text("layer_norm_backward", arg("x", x), arg("gamma", gamma), arg("dy", dy))
+def ln_call(x, gamma, dy, eps=None):
+    return call_text("layer_norm_backward", arg("x", x), arg("gamma", gamma), arg("dy", dy),
+                     *(() if eps is None else (f"eps={eps}",)))
 
 
 @check(points=4, task=1)
@@ -89,6 +90,10 @@ def test_layer_norm_backward(impl, ref, rng):
     got = expect_tuple(impl.training.layer_norm_backward(x, gamma, dy), call=ln_call(x, gamma, dy), names=LN_PARTS)
     expect_close(got[0], numeric, call=ln_call(x, gamma, dy) + " (against finite differences)", what="dx", rtol=0,
                  atol=AGREEMENT, origin=expected[0])
+    x = normal(rng, (3, 5), scale=0.05)   # rows of small spread, where eps (inside the root) shows
+    expected = ref.training.layer_norm_backward(x, gamma, dy, eps=1e-2)
+    expect_parts(impl.training.layer_norm_backward(x, gamma, dy, eps=1e-2), expected, call=ln_call(x, gamma, dy, 1e-2),
+                 names=LN_PARTS)
     for args, why in (((x, gamma, dy[:2]), "dy must have x's shape"), ((x, gamma[:3], dy), "gamma must be (d,)")):
         expect_value_error(lambda args=args: impl.training.layer_norm_backward(*args), call=ln_call(*args), why=why)
 
@@ -160,10 +165,10 @@ def test_gpt_backward_matches_reference(impl, ref, rng):
         expect_backward(impl.training.gpt_backward(tokens, tree, HEAD), expected, call=backward_call(tokens, tree))
 
 
-@check(points=3, task=4)
-def test_gpt_backward_finite_differences_and_errors(impl, ref, rng):
+@check(points=2, task=4)
+def test_gpt_backward_finite_differences(impl, ref, rng):
     """gpt_backward agrees with central finite differences of lm_loss (step 1e-6, within 1e-6) along a random
-    direction of every layer, and raises ValueError for T < 2, T > n_ctx, ids outside [0, V) and non-integer tokens"""
+    direction of every layer"""
     params, tokens = model_params(rng, V=7, d=4, n_layer=1, n_ctx=5), np.array([[1, 3, 3, 0, 6], [2, 2, 5, 1, 4]])
     call = backward_call(tokens, params)
     expected = ref.training.gpt_backward(tokens, params, HEAD)
@@ -187,12 +192,28 @@ def test_gpt_backward_finite_differences_and_errors(impl, ref, rng):
         along = sum(float(np.sum(mine[name] * direction)) for (name, _), direction in zip(arrays, directions))
         expect_close(np.asarray(along), numeric, rtol=0, atol=AGREEMENT, call=call + " (against finite differences)",
                      what=f"the derivative of the loss along a random direction of params{where}")
-    params = model_params(rng)
-    for bad, why in ((np.array([3]), "the loss needs T >= 2"), (np.arange(9) % 11, "T = 9 > n_ctx = 8"),
-                     (np.array([1, 11, 2]), "ids lie in [0, V)"), (np.array([1, -1, 2]), "ids lie in [0, V)"),
-                     (np.array([1.0, 2.0]), "token ids must be integers")):
-        expect_value_error(lambda bad=bad: impl.training.gpt_backward(bad, params, HEAD),
-                           call=backward_call(bad, params), why=why)
+
+
+@check(points=1, task=4, rule="raises")
+def test_backward_rejects_bad_arguments(impl, ref, rng):
+    """gelu_backward raises ValueError when dy and x differ in shape; gpt_backward for T < 2, T > n_ctx, ids outside
+    [0, V), non-integer tokens and an n_head that does not divide d"""
+    x, dy = normal(rng, (3, 4)), normal(rng, (3, 4))
+    expected = ref.training.gelu_backward(x, dy)   # a valid call before the errors
+    expect_close(impl.training.gelu_backward(x, dy), expected, call=gelu_call(x, dy))
+    for dy in (normal(rng, (3, 5)), normal(rng, (1, 3, 4))):
+        expect_value_error(lambda dy=dy: impl.training.gelu_backward(x, dy), call=gelu_call(x, dy),
+                           why="dy has the shape of x, (3, 4)")
+    params = model_params(rng, n_layer=1)
+    for bad, n_head, why in ((np.array([3]), HEAD, "the loss needs T >= 2"),
+                             (np.arange(9) % 11, HEAD, "T = 9 > n_ctx = 8"),
+                             (np.array([1, 11, 2]), HEAD, "ids lie in [0, V)"),
+                             (np.array([1, -1, 2]), HEAD, "ids lie in [0, V)"),
+                             (np.array([1.0, 2.0]), HEAD, "token ids must be integers"),
+                             (np.array([1, 2, 3]), 3, "3 heads do not divide d = 8"),
+                             (np.array([1, 2, 3]), 0, "there must be at least one head")):
+        expect_value_error(lambda bad=bad, n_head=n_head: impl.training.gpt_backward(bad, params, n_head),
+                           call=backward_call(bad, params, n_head), why=why)
 
 
 # -- task 5: adam_step ----------------------------------------------------------------------------------------
@@ -239,7 +260,7 @@ def test_adam_step(impl, ref, rng):
                            why=why)
 
 
-@check(points=1, task=5)
+@check(points=1, task=5, rule="untouched")
 def test_training_leaves_inputs_untouched(impl, ref, rng):
     """layer_norm_backward, gpt_backward and adam_step leave the caller's arrays (whole trees, AdamW's state) as they
     were"""
@@ -270,15 +291,15 @@ def expect_unchanged(impl, call, mistake):
 
 
 # -- task 6: train --------------------------------------------------------------------------------------------
-def train_call(tokens, params, n_steps, lr):
+def train_call(tokens, params, n_steps, lr, **options):
     return call_text("train", arg("tokens", tokens), shapes_of(params), f"n_head={HEAD}", f"n_steps={n_steps}",
-                     f"lr={lr}")
+                     f"lr={lr}", *(f"{key}={value}" for key, value in options.items()))
 
 
-def expect_training(impl, ref, tokens, params, n_steps, lr):
-    expected = ref.training.train(tokens, params, HEAD, n_steps, lr=lr)
-    got = impl.training.train(tokens, params, HEAD, n_steps, lr=lr)
-    call = train_call(tokens, params, n_steps, lr)
+def expect_training(impl, ref, tokens, params, n_steps, lr, **options):
+    expected = ref.training.train(tokens, params, HEAD, n_steps, lr=lr, **options)
+    got = impl.training.train(tokens, params, HEAD, n_steps, lr=lr, **options)
+    call = train_call(tokens, params, n_steps, lr, **options)
     got = expect_tuple(got, call=call, names=("params", "losses"))
     expect_close(got[1], expected[1], call=call, what="losses")
     expect_tree(got[0], expected[0], call=call, name="params")
@@ -288,10 +309,12 @@ def expect_training(impl, ref, tokens, params, n_steps, lr):
 @check(points=5, task=6)
 def test_train(impl, ref, rng):
     """train's losses (the loss before each step) and final params equal the reference's after 3 steps on a short
-    text; n_steps = 0 returns an equal copy and no losses; a negative n_steps raises ValueError"""
+    text (AdamW's betas, eps and weight decay passed on); n_steps = 0 returns an equal copy and no losses; a negative
+    n_steps raises ValueError"""
     vocabulary = sorted(set(TEXT))
     tokens = np.array([vocabulary.index(c) for c in TEXT])
-    expect_training(impl, ref, tokens, model_params(rng, V=len(vocabulary), n_layer=1, n_ctx=len(TEXT)), 3, 0.05)
+    expect_training(impl, ref, tokens, model_params(rng, V=len(vocabulary), n_layer=1, n_ctx=len(TEXT)), 3, 0.05,
+                    betas=(0.8, 0.95), eps=1e-6, weight_decay=0.1)
     tokens, params = rng.integers(0, 11, 5), model_params(rng, n_layer=1)
     got, _ = expect_training(impl, ref, tokens, params, 0, 0.01)
     if np.asarray(got[1]).shape != (0,):
@@ -300,7 +323,7 @@ def test_train(impl, ref, rng):
                        call=train_call(tokens, params, -1, 0.001))
 
 
-@check(points=1, task=6, visibility="hidden")
+@check(points=1, task=6, rule="dtype")
 def test_training_dtypes(impl, ref, rng):
     """float32 stays float32 (gradients, AdamW's params, train's params); losses are float64; integers give float64"""
     x, gamma, dy = normal(rng, (3, 4), np.float32), normal(rng, (4,), np.float32), normal(rng, (3, 4), np.float32)

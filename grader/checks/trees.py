@@ -38,7 +38,9 @@ def expect_tree(got: Any, expected: Any, *, call: str, name: str = "grads", dtyp
             if not isinstance(mine, dict) or set(mine) != set(theirs):
                 keys = sorted(map(str, mine)) if isinstance(mine, dict) else describe(mine)
                 raise CheckFailed(f"{call}: {where} has keys {keys}; expected exactly {sorted(theirs)}")
-            stack.extend((f"{where}[{key!r}]", mine[key], value) for key, value in reversed(list(theirs.items())))
+            # in the order of the student's keys: the same in the checkout and in the release, whose recorded
+            # reference trees come back with their keys sorted
+            stack.extend((f"{where}[{key!r}]", mine[key], theirs[key]) for key in reversed(list(mine)))
         elif isinstance(theirs, list):
             if not isinstance(mine, (list, tuple)) or len(mine) != len(theirs):
                 raise CheckFailed(f"{call}: {where} is {describe(mine)}; expected a list of {len(theirs)}")

@@ -39,6 +39,9 @@ MAX_HEADER = 1 << 20          # 1 MiB of JSON
 MAX_FRAME = 512 << 20         # 512 MiB of arrays in one answer
 MAX_DEPTH = 32                # nesting of tuples, lists and dicts
 MAX_METHODS = 64              # method names listed with a handle
+# what method_names lists: Python functions, methods of C classes, and of compiled (Cython) ones such as numpy's
+# Generator, whose rng.random() is then one request
+ROUTINES = (types.FunctionType, types.MethodDescriptorType, type(vars(np.random.Generator)["random"]))
 
 
 class WireError(Exception):
@@ -105,8 +108,9 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
 
 
 def method_names(value) -> list[str]:
-    """The public plain functions of ``value``'s class and its bases (at most :data:`MAX_METHODS`, in the
-    order they are defined): the trusted side calls ``obj.name(...)`` for these in one request, not two.
+    """The public plain functions (and C or Cython methods) of ``value``'s class and its bases (at most
+    :data:`MAX_METHODS`, in the order they are defined): the trusted side calls ``obj.name(...)`` for these in one
+    request, not two.
 
     Read from the classes' own dictionaries without running any of their code; whatever goes wrong
     (a student's class is anything) gives fewer names, and those attributes are then fetched first."""
@@ -115,7 +119,7 @@ def method_names(value) -> list[str]:
         for klass in type(value).__mro__[:16]:
             for name, attribute in list(vars(klass).items())[:256]:
                 if (type(name) is str and not name.startswith("_") and len(name) <= 80 and name not in names
-                        and type(attribute) is types.FunctionType):
+                        and type(attribute) in ROUTINES):
                     names.append(name)
                     if len(names) == MAX_METHODS:
                         return names

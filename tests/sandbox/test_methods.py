@@ -107,6 +107,13 @@ def test_method_names_read_the_classes_without_running_their_code():
     assert len(wire.method_names(many())) == wire.MAX_METHODS
 
 
+def test_a_generators_methods_are_listed_so_a_draw_is_one_request():
+    """numpy's Generator is compiled: its methods are not Python functions, and rng.random() must still be one
+    request (a sampling check reads every student's generator after each call)."""
+    names = wire.method_names(np.random.default_rng(0))
+    assert {"random", "choice", "integers"} <= set(names) and "bit_generator" not in names
+
+
 @pytest.mark.parametrize("methods", ["append", [1], ["x" * 81], ["m"] * (wire.MAX_METHODS + 1)])
 def test_a_malformed_method_list_is_refused(methods):
     with pytest.raises(wire.WireError, match="malformed handle"):
