@@ -15,10 +15,10 @@ import json
 from html import escape
 from importlib import resources
 
+from . import answers
 from .arrange import listed_items
-from .grading import normalise
-from .model import TYPE_LABELS, Question, format_number
-from .progress import INTERVALS
+from .model import TYPE_LABELS, Form, Question, format_number
+from .schedule import LEITNER_DAYS
 
 TITLE = "attnkit quiz: self-attention"
 STORAGE_KEY = "attnkit-quiz-review"
@@ -50,9 +50,9 @@ def answer_key(question: Question, options: list[str]):
         return [question.answer.index(item) + 1 for item in options]  # each listed item's right position
     if question.type == "numeric":
         return {"value": float(question.answer), "tolerance": float(question.tolerance)}
-    if question.type == "short":
-        return sorted({normalise(form) for form in question.answer})
-    return None
+    if question.type == "short" and question.form is Form.TEXT:
+        return sorted({answers.text(form) for form in question.answer})
+    return None  # a shape, a set or a big-O expression is read as a value: shown for self-grading in the page
 
 
 def _inputs(number: int, question: Question, options: list[str]) -> str:
@@ -92,13 +92,14 @@ def question_html(number: int, question: Question) -> str:
             '<details class="solution"><summary>Answer, explanation and source</summary>'
             f'<p><strong>Answer:</strong> {escape(model_answer(question))}</p>'
             f'<div class="explanation">{escape(question.explanation)}</div>'
-            f'<p class="source">Source: {escape(str(question.source))}</p></details></article>')
+            + (f'<p class="source">{escape(question.source.line())}</p>' if question.source.line() else "")
+            + '</details></article>')
 
 
 def to_html(questions) -> str:
     """The page for ``questions`` (already expanded, in export order)."""
     questions = list(questions)
-    intervals = {box: delta.total_seconds() for box, delta in INTERVALS.items()}
+    intervals = {box: days * 86400.0 for box, days in LEITNER_DAYS.items()}  # the page keeps Leitner boxes
     body = "".join(question_html(number, question) for number, question in enumerate(questions, 1))
     tolerance = format_number(1e-9)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

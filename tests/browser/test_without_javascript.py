@@ -50,4 +50,4 @@ def test_the_quiz_reads_without_javascript(no_script, tmp_path):
     assert len(articles) == 7 and not no_script.find_element(By.ID, "review").is_displayed()
     solution = articles[0].find_element(By.CSS_SELECTOR, "details.solution")
     solution.find_element(By.TAG_NAME, "summary").click()
-    assert "Answer:" in solution.text and "Source:" in solution.text
+    assert "Answer:" in solution.text and "GIFT escapes" in solution.text  # the mini bank cites a seed: no source line

@@ -40,7 +40,8 @@ def test_a_bad_subset_is_a_usage_error_and_writes_nothing(tmp_path, capsys, argv
 def test_export_options_have_help(capsys):
     assert main(["export", "--help"]) == 0
     shown = " ".join(capsys.readouterr().out.split())
-    for text in ("--format {gift,moodle-xml,markdown,qti} gift (Moodle GIFT)", "-o OUT, --out OUT the file to write",
+    for text in ("--format {gift,moodle-xml,markdown,qti,html} gift (Moodle GIFT)",
+                 "-o OUT, --out OUT the file to write",
                  "--topic T only this topic", "--exercises IDS|FILE only the topics of these exercises, plus concepts"):
         assert text in shown
 
