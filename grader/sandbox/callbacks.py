@@ -13,8 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import standin, wire
-
-ERROR_TEXT = 2500  # characters kept of a reference's error message sent back
+from .proxy import ERROR_TEXT
 
 
 class CallbackRefused(Exception):

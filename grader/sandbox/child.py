@@ -17,14 +17,14 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..text import printable
-from . import errors, shared, standin, wire
+from . import errors, shared, wire
 from .callbacks import CallbackRefused, Siblings, answer_callback
 from .launch import Launched, launch
 from .memory import KernelMemory, read_peak, reset_peak, status_kib
-from .proxy import Implementation, called, judged, sibling_note, student_error
+from .proxy import Implementation, called, error_info, judged, sibling_note, student_error
 from .scrub import Scrubber, machine_paths
 from .workspace import DISK_QUOTA, Workspace, disk_free
 
@@ -132,24 +132,6 @@ class Zygote:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-ERROR_TEXT = 2500  # characters kept of each text field of an error the child reports
-
-
-def error_info(raw: Any, scrub: Callable[[str], str] = str) -> dict:
-    """The error a child reported, with every field converted to what the trusted side expects, capped, shown
-    escaped and with the grading machine's paths taken out (``scrub``)."""
-    raw = raw if isinstance(raw, dict) else {}
-
-    def text(key: str, default: str = "") -> str:
-        value = raw.get(key, default)
-        return printable(scrub((value if isinstance(value, str) else default)[:ERROR_TEXT]))
-
-    sibling = text("sibling")
-    return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
-            "sibling": sibling if standin.NAME.match(sibling) else "",
-            **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
 
 
 MAX_CALLBACKS = 10_000  # calls of sibling functions answered within one request (the deadline bounds them too)
