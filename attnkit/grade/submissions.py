@@ -11,6 +11,7 @@ socket or device, a folder nested too deep, one file too large) is skipped and n
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import lzma
 import os
@@ -213,35 +214,39 @@ def _is_symlink(info: zipfile.ZipInfo) -> bool:
     return stat.S_ISLNK(mode)
 
 
-# what makes one entry unusable while the zip is sound: encryption (RuntimeError), a compression method zipfile lacks
-# (NotImplementedError), a name the file system refuses (OSError); corrupt or lying data (a bad CRC, a stream longer
-# than its header says) refuses the whole zip, as a tampered archive
-ENTRY_FAILURES = (OSError, NotImplementedError, RuntimeError, UnicodeError)
+FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)  # the grading machine's disk: never the student's problem
 
 
 def _extract_entry(zipped: zipfile.ZipFile, info: zipfile.ZipInfo, destination: Path, total: list) -> int:
-    """Write one entry to ``destination``; its size. UnsafeEntry when that entry cannot be used (nothing of it is
-    left behind); SubmissionProblem when the zip expands past what its headers said (a zip bomb)."""
+    """Write one entry to ``destination``; its size. UnsafeEntry when that entry cannot be used while the zip is
+    sound (encrypted, a compression method Python lacks, a name the file system refuses: nothing of it is left
+    behind); SubmissionProblem when it expands past what its header said (a zip bomb). Corrupt data raises what
+    the codec raises (the whole zip is refused); a full disk raises OSError (graded again later)."""
     if destination.exists():
         raise UnsafeEntry("is in the zip twice; the first one is used")
-    written = 0
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
-        with zipped.open(info) as source, open(destination, "xb") as sink:
-            for block in iter(lambda: source.read(CHUNK), b""):
-                written += len(block)
-                total[0] += len(block)
-                if written > info.file_size or total[0] > MAX_TOTAL_BYTES:  # more than its header said
-                    raise SubmissionProblem("the zip expands to too many bytes (a zip bomb?)")
-                sink.write(block)
-    except (zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError):
-        destination.unlink(missing_ok=True)
-        raise
-    except ENTRY_FAILURES as failure:
-        destination.unlink(missing_ok=True)
-        why = "is encrypted" if "encrypted" in str(failure) else f"could not be read: {type(failure).__name__}"
-        raise UnsafeEntry(why) from None
-    except SubmissionProblem:
+        sink = open(destination, "xb")
+    except OSError as failure:
+        if failure.errno in FULL_ERRNOS:
+            raise
+        raise UnsafeEntry(f"could not be written: {failure.strerror or type(failure).__name__}") from None
+    written = 0
+    try:
+        with sink:
+            try:
+                source = zipped.open(info)
+            except (RuntimeError, NotImplementedError) as failure:
+                raise UnsafeEntry("is encrypted" if "encrypted" in str(failure)
+                                  else "uses a compression method that cannot be read") from None
+            with source:
+                for block in iter(lambda: source.read(CHUNK), b""):
+                    written += len(block)
+                    total[0] += len(block)
+                    if written > info.file_size or total[0] > MAX_TOTAL_BYTES:  # more than its header said
+                        raise SubmissionProblem("the zip expands to too many bytes (a zip bomb?)")
+                    sink.write(block)
+    except BaseException:
         destination.unlink(missing_ok=True)
         raise
     return written
@@ -296,10 +301,14 @@ def extract_zip(archive: Path, target: Path) -> Intake:
                     intake.skipped.append(f"{name.as_posix()[:200]} ({unsafe})")
     except SubmissionProblem:
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, UnicodeError, EOFError, OSError, ValueError,
+    except OSError as failure:
+        if failure.errno in FULL_ERRNOS:  # the grading machine's disk: the run grades this hand-in again
+            raise
+        raise SubmissionProblem(f"could not read your zip ({type(failure).__name__}: "
+                                f"{(failure.strerror or str(failure))[:200]})") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, UnicodeError, EOFError, ValueError,
             NotImplementedError, RuntimeError, zlib.error, lzma.LZMAError) as failure:  # corrupt data in any codec
-        detail = failure.strerror if isinstance(failure, OSError) and failure.strerror else str(failure)
-        raise SubmissionProblem(f"could not read your zip ({type(failure).__name__}: {detail[:200]})") from None
+        raise SubmissionProblem(f"could not read your zip ({type(failure).__name__}: {str(failure)[:200]})") from None
     return intake
 
 

@@ -15,9 +15,8 @@ from typing import Any, Callable
 import numpy as np
 
 from . import standin, wire
+from .proxy import ERROR_TEXT
 from .runtime import LENT_CLASSES
-
-ERROR_TEXT = 2500  # characters kept of a reference's error message sent back
 
 
 class CallbackRefused(Exception):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -17,15 +16,15 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .. import printed as printed_output
 from ..text import printable
-from . import errors, shared, standin, wire
+from . import errors, shared, wire
 from .callbacks import CallbackRefused, Siblings, answer_callback
 from .launch import Launched, launch
 from .memory import KernelMemory, read_peak, reset_peak, status_kib
-from .proxy import MISSING_MODULE, Implementation, called, import_failure, judged, student_error
+from .proxy import MISSING_MODULE, Implementation, called, error_info, import_failure, judged, student_error
 from .scrub import Scrubber, machine_paths
 from .workspace import DISK_QUOTA, Workspace, disk_free
 
@@ -133,48 +132,6 @@ class Zygote:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-ERROR_TEXT = 2500  # characters kept of each text field of an error the child reports
-
-
-def error_info(raw: Any, scrub: Callable[[str], str] = str) -> dict:
-    """The error a child reported, with every field converted to what the trusted side expects, capped, shown
-    escaped and with the grading machine's paths taken out (``scrub``)."""
-    raw = raw if isinstance(raw, dict) else {}
-
-    def text(key: str, default: str = "") -> str:
-        value = raw.get(key, default)
-        return printable(scrub((value if isinstance(value, str) else default)[:ERROR_TEXT]))
-
-    sibling = text("sibling")
-    return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
-            "sibling": sibling if standin.NAME.match(sibling) else "", "line": text("line")[:LINE_TEXT],
-            "names": line_names(raw.get("names")),
-            **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
-
-
-LINE_TEXT, LINE_NAMES, MAX_RANK = 200, 8, 32
-LINE_NAME = re.compile(r"[A-Za-z_]\w{0,40}(\.m?T)?")
-DTYPE_NAME = re.compile(r"[a-z]{1,10}[0-9]{0,3}")
-
-
-def line_names(raw: Any) -> tuple[dict, ...]:
-    """What a child said the names of its failing line hold, checked and bounded: ``{"name", "shape", "dtype"}``
-    for an array, ``{"name", "value"}`` for an int. Facts the student's process states about itself: they only
-    word a message (``grader.diagnose_error``), never decide a point."""
-    kept = []
-    for item in raw[:LINE_NAMES] if isinstance(raw, list) else ():
-        name = item.get("name") if isinstance(item, dict) else None
-        if not (isinstance(name, str) and LINE_NAME.fullmatch(name)):
-            continue
-        shape, dtype, value = item.get("shape"), item.get("dtype"), item.get("value")
-        if (isinstance(shape, list) and len(shape) <= MAX_RANK and isinstance(dtype, str)
-                and DTYPE_NAME.fullmatch(dtype) and all(type(size) is int and 0 <= size < 2**40 for size in shape)):
-            kept.append({"name": name, "shape": tuple(shape), "dtype": dtype})
-        elif type(value) is int and abs(value) < 2**53:
-            kept.append({"name": name, "value": value})
-    return tuple(kept)
 
 
 MAX_CALLBACKS = 10_000  # calls of sibling functions answered within one request (the deadline bounds them too)

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 import numpy as np
 
 from ..compare import restate
 from ..signatures import method_parameters, parameters
 from ..text import printable
-from . import errors
+from . import errors, standin
+from .failing_line import LINE_TEXT, line_names
 from .wire import Handle
 
 
@@ -60,6 +61,25 @@ def import_failure(info: dict, module: str, where: str) -> tuple[str, str]:
 def called(target: dict) -> str:
     """The name a request's ``target`` calls: a module-level function's, or a method's."""
     return str(target.get("method") or target.get("name") or "")
+
+
+ERROR_TEXT = 2500  # characters kept of each text field of an error the child reports
+
+
+def error_info(raw: Any, scrub: Callable[[str], str] = str) -> dict:
+    """The error a child reported, with every field converted to what the trusted side expects, capped, shown
+    escaped and with the grading machine's paths taken out (``scrub``)."""
+    raw = raw if isinstance(raw, dict) else {}
+
+    def text(key: str, default: str = "") -> str:
+        value = raw.get(key, default)
+        return printable(scrub((value if isinstance(value, str) else default)[:ERROR_TEXT]))
+
+    sibling = text("sibling")
+    return {"type": text("type", "Error")[:100] or "Error", "message": text("message"), "where": text("where"),
+            "sibling": sibling if standin.NAME.match(sibling) else "", "line": text("line")[:LINE_TEXT],
+            "names": line_names(raw.get("names")),
+            **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
 
 
 def student_error(info: dict, *, call: str, exercise: str, function: str = "") -> errors.StudentError:

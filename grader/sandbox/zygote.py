@@ -182,7 +182,7 @@ def serve(sock, request, region=None):
         finally:
             arrays = args = kwargs = None
             if shared and region is not None:  # its pages leave this process's resident memory (kept in the region)
-                forget(region)
+                forget(region, shared)
         out = []
         try:
             tree = wire.encode(result, out, handles=runtime.keep)
@@ -197,10 +197,13 @@ def serve(sock, request, region=None):
                                                 "bad_value": True}})
 
 
-def forget(region):
+def forget(region, specs):
+    """Drop the pages of one call's arguments (``specs``: [dtype, shape, offset]) from this process's memory."""
     try:
-        region.madvise(mmap.MADV_DONTNEED)
-    except (OSError, ValueError, AttributeError):
+        low = min(spec[2] for spec in specs) // mmap.PAGESIZE * mmap.PAGESIZE
+        high = max(spec[2] + numpy.dtype(spec[0]).itemsize * math.prod(spec[1]) for spec in specs)
+        region.madvise(mmap.MADV_DONTNEED, low, min(high, len(region)) - low)
+    except (OSError, ValueError, TypeError, AttributeError, IndexError):
         pass
 
 

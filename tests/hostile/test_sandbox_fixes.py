@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.sandbox import child, runtime, tree, wire, workspace
+from grader.sandbox import child, proxy, runtime, tree, wire, workspace
 
 HERE = Path(__file__).resolve().parent
 
@@ -141,12 +141,12 @@ def test_an_array_is_sent_by_its_real_dtype_and_object_arrays_never_leave():
 
 
 def test_error_fields_become_capped_strings():
-    info = child.error_info({"type": ["x"], "message": list(range(10**6)), "where": {"a": 1}, "sibling": "../etc",
+    info = proxy.error_info({"type": ["x"], "message": list(range(10**6)), "where": {"a": 1}, "sibling": "../etc",
                              "import": "yes", "memory": True})
     assert info == {"type": "Error", "message": "", "where": "", "sibling": "", "bad_value": False, "import": False,
                     "not_implemented": False, "memory": True}
-    assert len(child.error_info({"message": "x" * 10**6})["message"]) == child.ERROR_TEXT
-    assert child.error_info("not a dict")["type"] == "Error"
+    assert len(proxy.error_info({"message": "x" * 10**6})["message"]) == proxy.ERROR_TEXT
+    assert proxy.error_info("not a dict")["type"] == "Error"
 
 
 def test_tree_removal_and_scan_do_not_recurse(tmp_path):
