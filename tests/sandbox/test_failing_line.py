@@ -6,7 +6,7 @@ import pytest
 
 from grader.diagnose_error import explain
 from grader.sandbox import errors
-from grader.sandbox.child import line_names
+from grader.sandbox.failing_line import line_names
 
 PROBES = '''import numpy as np
 
