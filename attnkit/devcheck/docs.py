@@ -73,7 +73,6 @@ CLAIMS = (
     ("docs/nbgrader.md", r"\nThe (\d+) hidden checks sit between", "hidden"),
     ("docs/adding-an-exercise.md", r"with at least (\d+) questions, ", "min_questions"),
     ("docs/adding-an-exercise.md", r"with at least \d+ questions, (\d+) of them `predict: true`", "min_predict"),
-    ("docs/quiz.md", r"The bank is small\.\*\* Its (\d+) questions", "questions"),
 )
 TABLE_ROW = re.compile(r"^(?:PASS|FAIL|TODO)  (\w+) +\d+/(\d+) +\d+/(\d+) checks$", re.MULTILINE)
 TABLE_FILES = ("README.md",)
