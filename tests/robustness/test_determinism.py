@@ -64,9 +64,23 @@ def test_every_check_rng_is_seeded_from_its_name(monkeypatch):
     for spec in specs:
         seeds.clear()
         execute(spec, in_process(SOLUTIONS, spec.exercise))
-        assert seeds == [seed_for(spec.exercise, spec.name)], spec.name
+        assert seeds[:1] == [seed_for(spec.exercise, spec.name)], spec.name
+        # an exercise whose functions take a generator (sampling's rng) is checked with generators of fixed seeds
+        assert not seeds[1:] or takes_a_generator(spec.exercise) and all(type(s) is int for s in seeds[1:]), spec.name
     assert sum("rng" in spec.fixtures for spec in specs) >= 10  # randomized checks exist to be tested
     assert len({seed_for(spec.exercise, spec.name) for spec in specs}) == len(specs)
+
+
+def takes_a_generator(exercise: str) -> bool:
+    """Whether a function of the exercise's reference module takes a random generator (a parameter ``rng``)."""
+    import importlib
+    import inspect
+
+    from grader import curriculum
+
+    module = importlib.import_module(f"solutions.{curriculum.get(exercise).module}")
+    return any("rng" in inspect.signature(value).parameters for value in vars(module).values()
+               if inspect.isfunction(value) and value.__module__ == module.__name__)
 
 
 def test_seed_for_is_a_stable_hash():
@@ -106,13 +120,15 @@ def test_check_suite_in_a_fresh_process_under_any_hash_seed(implementations, has
 
 
 def _annotations(tree: ast.AST) -> set[int]:
-    """ids of every node inside a type annotation (``rng: np.random.Generator`` draws nothing)."""
+    """ids of every node inside a type annotation or a base class (``rng: np.random.Generator`` draws nothing)."""
     roots = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg,
                          node.args.kwarg]
             roots += [a.annotation for a in arguments if a is not None and a.annotation is not None] + [node.returns]
+        elif isinstance(node, ast.ClassDef):  # a base class (``class Draws(np.random.Generator)``) draws nothing
+            roots += node.bases
         elif isinstance(node, ast.AnnAssign):
             roots.append(node.annotation)
     return {id(inner) for root in roots if root is not None for inner in ast.walk(root)}
@@ -158,7 +174,8 @@ def test_the_static_scan_catches_what_it_should(tmp_path):
                    "def test_a(impl, rng: np.random.Generator) -> np.random.Generator:\n"
                    "    x = np.random.rand(3)\n    g = np.random.default_rng()\n"
                    "    h = np.random.default_rng(7)\n    s = np.random.RandomState(1)\n"
-                   "    return time.time(), urandom(4), np.random\n")
+                   "    return time.time(), urandom(4), np.random\n"
+                   "class Draws(np.random.Generator):\n    pass\n")
     uses = sorted(_clock_uses(bad), key=lambda use: int(use.rsplit("line ", 1)[1].rstrip(")")))
     assert uses == ["import time (line 1)", "from os import ... (line 3)", "np.random.rand (line 5)",
                     "np.random.default_rng (line 6)", "np.random (line 9)"], uses
