@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from attnkit.grade import records
+from attnkit.report.page import REPORT_HTML
 from grader.sandbox import landlock
 from tests.hostile import hostilekit as kit
 
@@ -232,7 +233,7 @@ def test_records_stay_small(graded):
 def test_output_folder_holds_only_results(graded):
     run = graded["run"]
     students = {case.id for case in CASES} | set(kit.CONTROLS)
-    allowed = {f"{records.file_stem(student)}.json" for student in students} | {".attnkit"}
+    allowed = {f"{records.file_stem(student)}.json" for student in students} | {".attnkit", REPORT_HTML}
     unexpected = {name for name in os.listdir(run.layout.out) if name not in allowed and not CLASS_FILE.match(name)}
     assert unexpected == set()
     assert set(os.listdir(run.layout.out / ".attnkit")) == {f"{records.file_stem(s)}.json" for s in students}

@@ -142,9 +142,9 @@ def test_an_array_is_sent_by_its_real_dtype_and_object_arrays_never_leave():
 
 def test_error_fields_become_capped_strings():
     info = proxy.error_info({"type": ["x"], "message": list(range(10**6)), "where": {"a": 1}, "sibling": "../etc",
-                             "import": "yes", "memory": True})
-    assert info == {"type": "Error", "message": "", "where": "", "sibling": "", "bad_value": False, "import": False,
-                    "not_implemented": False, "memory": True}
+                             "import": "yes", "memory": True, "line": ["x"], "names": {"name": "x"}})
+    assert info == {"type": "Error", "message": "", "where": "", "sibling": "", "line": "", "names": (),
+                    "bad_value": False, "import": False, "not_implemented": False, "memory": True}
     assert len(proxy.error_info({"message": "x" * 10**6})["message"]) == proxy.ERROR_TEXT
     assert proxy.error_info("not a dict")["type"] == "Error"
 
