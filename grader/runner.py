@@ -228,7 +228,10 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     """What ``attnkit grade`` answers with the reference in ``exercise``'s child: the public functions of the
     reference modules of ``exercise``'s prerequisites only (``depends_on`` in the curriculum, transitively), and
     the classes the sandbox lends in their place (``KVCache``: ``runtime.LENT_CLASSES``; other classes stay the
-    student's), except the ``trusted`` modules (the student's own ran: they passed every check of their exercise).
+    student's), except the functions of the ``trusted`` modules (the student's own ran: they passed every check of
+    their exercise); a trusted module's classes are lent still, so that its objects (a KVCache the student's trusted
+    gpt makes) cross to the reference answering an untrusted module (block_decode_step) instead of keeping the
+    student's own function of that module in the call.
     Any other exercise's module is the student's own code: the reference never answers for an exercise that is
     not one this exercise builds on. While one function of the exercise's own module runs, its other functions
     are answered by the reference too (``Siblings.own``)."""
@@ -237,9 +240,11 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     functions = {}
     for needed in curriculum.prerequisites(exercise):
         module_name = curriculum.get(needed).module
+        names = _public_functions(module_name, lent=True)
         if module_name in trusted:
-            continue
-        functions[module_name] = _public_functions(module_name, lent=True)
+            names = tuple(name for name in names if name in LENT_CLASSES)
+        if names:
+            functions[module_name] = names
     return Siblings(functions, _answer_with_reference, _public_functions(curriculum.get(exercise).module))
 
 

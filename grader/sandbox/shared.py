@@ -30,8 +30,9 @@ def _aligned(size: int, to: int) -> int:
 
 
 def labels(args: tuple, kwargs: dict) -> list[str | None]:
-    """The label of each array ``wire.encode`` collects from ``(args, kwargs)``, in its order: ``0``, ``mask``,
-    ``1[0]``; None for a numpy scalar (sent as a 0-d array, but not the caller's array)."""
+    """The label of each array ``wire.encode`` collects from ``(args, kwargs)``, in its order (through tuples, lists
+    and dicts): ``0``, ``mask``, ``1[0]``, ``1['wte']``; None for a numpy scalar (sent as a 0-d array, but not the
+    caller's array)."""
     found: list[str | None] = []
 
     def visit(value, label: str) -> None:
@@ -42,6 +43,9 @@ def labels(args: tuple, kwargs: dict) -> list[str | None]:
         elif type(value) in (tuple, list):
             for index, item in enumerate(value):
                 visit(item, f"{label}[{index}]")
+        elif type(value) is dict:
+            for key, item in value.items():
+                visit(item, f"{label}[{key!r}]")
 
     for index, value in enumerate(args):
         visit(value, str(index))

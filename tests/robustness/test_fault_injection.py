@@ -20,6 +20,7 @@ from collections import Counter
 
 import pytest
 
+from grader.runner import discover
 from tests.robustness.robustkit import (
     Reaper,
     build_class,
@@ -70,7 +71,13 @@ def test_reference_grades_are_meaningful(uninterrupted):
     for student, exercise in (("wrong_axis", "softmax"), ("no_scale", "attention"), ("half_done", "multihead"),
                               ("syntax_error", "masking")):
         assert 0 < float(rows[student]["score"]) < float(full), student
+        most = sum(spec.points for spec in discover(exercise))
+        assert float(rows[student][exercise]) < most, (student, rows[student])
+    for student, exercise in (("wrong_axis", "softmax"), ("half_done", "multihead"), ("syntax_error", "masking")):
         assert rows[student][exercise] == "0", (student, rows[student])
+    # no_scale's mistake is in scaled_dot_product_attention: under attnkit grade self_attention calls the reference's
+    # in its place, so its own checks score
+    assert rows["no_scale"]["attention"] != "0", rows["no_scale"]
 
 
 def test_jobs_1_and_jobs_2_give_identical_files(uninterrupted):

@@ -65,6 +65,19 @@ def test_broken_earlier_exercises_cost_nothing_in_gpt_and_sampling(zygote, submi
         assert {"block", "layers"} <= graded[exercise].reference_siblings
 
 
+def test_a_broken_block_costs_nothing_in_sampling_with_a_trusted_kv_cache(zygote, submission):
+    """kv_cache and gpt at full marks run as the student's own; the caches gpt makes are still the lent KVCache, so
+    they cross to the reference answering the broken block's decode step (not the student's block)."""
+    folder = submission()
+    break_module(folder, "block", "block_post_norm", "block_decode_attend_before_append")
+    graded = {r.exercise: r for r in run_submission(folder, zygote, ("kv_cache", "block", "gpt", "sampling"),
+                                                    own_siblings=False)}
+    assert graded["block"].score < graded["block"].max_score
+    for exercise in ("kv_cache", "gpt", "sampling"):
+        assert graded[exercise].score == graded[exercise].max_score, graded[exercise].first_failure
+    assert "block" in graded["sampling"].reference_siblings
+
+
 def test_a_broken_gpt_costs_nothing_in_sampling(zygote, submission):
     """sampling's cached generation hands its caches (the sandbox's, lent as kv_cache.KVCache) to the reference's
     gpt_decode_step, which appends to them over the wire."""

@@ -100,8 +100,14 @@ def test_a_change_is_seen_on_the_trusted_side_whatever_the_child_says(zygote, su
 
 
 def test_only_labels_of_arrays_sent_are_taken_from_the_child():
-    from grader.sandbox import shared
+    from grader.sandbox import shared, wire
 
     assert shared.labels((np.zeros(2), 3, (np.zeros(1), np.float32(2))), {"mask": np.ones(2, bool)}) == \
         ["0", "2[0]", None, "mask"]
+    # a parameter tree (a dict) is sent array by array too, in wire.encode's order, labelled as the child labels it
+    tree = {"wte": np.zeros(2), "h": [{"attn": np.ones(1)}], "n": 3}
+    arrays: list = []
+    wire.encode((tree, np.zeros(1)), arrays)
+    assert shared.labels((tree, np.zeros(1)), {}) == ["0['wte']", "0['h'][0]['attn']", "1"]
+    assert len(arrays) == 3
     assert argument_name("²", ("x",)) == "²"  # a digit that int() does not take: never a grader error
