@@ -94,6 +94,15 @@ def values_held(active: bool = True) -> Iterator[list[CheckFailed]]:
         _held.reset(token)
 
 
+def wrong_value(failure: CheckFailed) -> None:
+    """Raise ``failure`` (a wrong value), or, while a property check runs (:func:`values_held`), collect it: the
+    check goes on to judge its property (grader.runner.execute)."""
+    held = _held.get()
+    if held is None:
+        raise failure
+    held.append(failure)
+
+
 def describe(value: Any) -> str:
     """A short description of a value: ``array of shape (2, 3) float32``, ``list of 3 items``."""
     if isinstance(value, np.ndarray):
@@ -285,11 +294,7 @@ def expect_close(got: Any, expected: np.ndarray, *, call: str, what: str = "", r
             message = f"{label} returned NaN at {int(np.isnan(got).sum())} entries; expected none"
         else:
             message = f"{label} returned wrong values: {first_difference(got, expected, rtol, atol)}"
-        failure = CheckFailed(message, got=got, expected=expected, origin=origin, what=what, rule="values")
-        held = _held.get()
-        if held is None:
-            raise failure
-        held.append(failure)  # a property check goes on to judge its property (grader.runner.execute)
+        wrong_value(CheckFailed(message, got=got, expected=expected, origin=origin, what=what, rule="values"))
     expect_array(got, call=label, dtype=want_dtype, origin=origin, what=what)
     return got
 

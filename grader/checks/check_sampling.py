@@ -10,7 +10,7 @@ from grader.checks.common import expect_dtypes, expect_value_error
 from grader.checks.gpt_model import model_params, model_text
 from grader.checks.marks import check
 from grader.checks.untouched import expect_untouched
-from grader.compare import CheckFailed, arg, call_text, describe, expect_close
+from grader.compare import CheckFailed, arg, call_text, describe, expect_close, wrong_value
 from grader.mistakes import sampling as mistakes
 
 SETTINGS = ((1.0, None, None), (0.7, None, None), (1.5, 5, None), (0.5, None, 0.7), (0.8, 4, 0.6), (2.0, 12, 1.0),
@@ -56,7 +56,7 @@ def expect_token(got, expected: int, *, call: str, exact_type: bool = False) -> 
     if not integer or exact_type and type(got) is not int:
         raise CheckFailed(f"{call} returned {describe(got)}; expected a Python int (the token id)")
     if got != expected:
-        raise CheckFailed(f"{call} returned token {got}; expected {expected}")
+        wrong_value(CheckFailed(f"{call} returned token {got}; expected {expected}", rule="values"))
     return got
 
 
