@@ -4,30 +4,7 @@ layer_norm or a broken KVCache costs points in its own exercise only."""
 from grader.mistakes import all_mistakes
 from grader.mistakes.model import apply
 from grader.runner import run_submission
-
-BROKEN_CACHE = '''
-
-class KVCache:
-    def __init__(self):
-        self.k, self.v = [], []
-
-    def append(self, k, v):
-        self.k.append(v)  # keys and values swapped
-        self.v.append(k)
-
-    @property
-    def keys(self):
-        import numpy as np
-        return np.array(self.k)
-
-    @property
-    def values(self):
-        import numpy as np
-        return np.array(self.v)
-
-    def __len__(self):
-        return len(self.k)
-'''
+from tests.sandbox.brokenkit import BROKEN_CACHE
 
 
 def test_a_broken_layer_norm_and_cache_cost_nothing_in_block(zygote, submission):

@@ -8,30 +8,7 @@ from grader.mistakes import all_mistakes
 from grader.mistakes.model import apply
 from grader.runner import run_submission
 from grader.sandbox import standin
-
-BROKEN_CACHE = '''
-
-class KVCache:
-    def __init__(self):
-        self.k, self.v = [], []
-
-    def append(self, k, v):
-        self.k.append(v)  # keys and values swapped
-        self.v.append(k)
-
-    @property
-    def keys(self):
-        import numpy as np
-        return np.array(self.k)
-
-    @property
-    def values(self):
-        import numpy as np
-        return np.array(self.v)
-
-    def __len__(self):
-        return len(self.k)
-'''
+from tests.sandbox.brokenkit import BROKEN_CACHE
 
 
 def break_module(folder, module, *mistake_ids):
