@@ -377,7 +377,7 @@ class ChildTransport:
         ``grader.printed``), and how many bytes that was."""
         text, size = printed_output.read(self.output, self.output_seen)
         self.output_seen += size
-        return text, size
+        return printable(self.scrub(text)), size  # as everything else shown: no machine path, no escape sequence
 
     def printed(self) -> str:
         try:

@@ -54,3 +54,14 @@ def test_pytest_plugin_shows_it_with_a_failure(pytester, tmp_path):
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*Captured printed by the student's code call*",
                                  f"{printed.MARK}debugging softmax"])
+
+
+def test_what_is_shown_names_no_path_of_the_grading_machine_and_no_escape_sequence(tmp_path):
+    """A warning names the file it came from: the student's copy in the grader's temp folder. Shown as
+    ``<your submission>``, as every other message a child's process produces; terminal escapes are escaped."""
+    out = io.StringIO()
+    source = '\nimport warnings\nwarnings.warn("careful")\nprint("\\x1b[31mred")\n'
+    check.main(["softmax"], _folder(tmp_path, source), timeout=10, out=out)
+    shown = out.getvalue().split("softmax: printed by your code", 1)[1]
+    assert "<your submission>/softmax.py" in shown and "attnkit-" not in shown and "/tmp" not in shown
+    assert "\x1b" not in shown and "red" in shown
