@@ -87,7 +87,9 @@ MADV_POPULATE_READ = 22  # Linux 5.14+
 def populate_mapped_files():
     """In a child started for a memory check: map in every page of the files it has mapped (the interpreter,
     numpy, BLAS), which fork does not copy. Its resident memory then grows during the check only by what the
-    student's code allocates, not by the library code it happens to run first. Nothing where it is refused."""
+    student's code allocates, not by the library code it happens to run first. Nothing where it is refused.
+    Memory files (the shared argument region, ``/memfd:...``) and deleted files are left alone: reading them in
+    would allocate their pages (64 MiB of zeros for the region), which no call of a memory check touches."""
     libc = seccomp._prepared.libc if seccomp._prepared is not None else None
     if libc is None:
         return
@@ -96,7 +98,8 @@ def populate_mapped_files():
     with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
         for line in maps:
             fields = line.split()
-            if len(fields) >= 6 and fields[5].startswith("/") and fields[1].startswith("r"):
+            if len(fields) == 6 and fields[5].startswith("/") and not fields[5].startswith("/memfd:") \
+                    and fields[1].startswith("r"):
                 start, end = (int(bound, 16) for bound in fields[0].split("-"))
                 madvise(start, end - start, MADV_POPULATE_READ)
 
