@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import io
+import linecache
 import os
 import re
 import sys
@@ -23,6 +24,7 @@ except ImportError:  # loaded by path in the zygote, where the grader package is
     import attnkit_sandbox_wire as wire  # type: ignore[no-redef]
 
 MESSAGE_LIMIT = 2000
+REAL_PATHS = 512  # file names of traceback frames whose real path is remembered
 
 
 def safe_text(value, show=str) -> str:
@@ -288,6 +290,7 @@ class Runtime(Responder):
         super().__init__()
         self.root = os.path.realpath(root)
         self.package = package
+        self.real_paths: dict[str, str] = {}
         if package not in sys.modules:
             module = types.ModuleType(package)
             module.__path__ = [self.root]  # relative imports (from .softmax import softmax) work
@@ -295,6 +298,16 @@ class Runtime(Responder):
             sys.modules[package] = module
         if self.root not in sys.path:
             sys.path.insert(0, self.root)  # flat imports (from softmax import softmax) work too
+
+    def real_path(self, filename: str) -> str:
+        """``os.path.realpath(filename)``, remembered for the files of numpy and the standard library that every
+        traceback passes through (a few hundred at most; past :data:`REAL_PATHS`, computed each time)."""
+        path = self.real_paths.get(filename)
+        if path is None:
+            path = os.path.realpath(filename)
+            if len(self.real_paths) < REAL_PATHS:
+                self.real_paths[filename] = path
+        return path
 
     def load(self, module: str):
         name = f"{self.package}.{module}"
@@ -315,24 +328,24 @@ class Runtime(Responder):
     def describe_error(self, error: BaseException, exercise_module: str) -> dict:
         """What the trusted side is told about an exception the student's code raised."""
         where, sibling, facts = "", "", {}
-        # innermost first; a SyntaxError's own file and line come before the frame that imported it
-        frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
-        places = [(summary.filename, summary.lineno, summary.line, frame) for summary, frame
-                  in reversed(list(zip(traceback.extract_tb(error.__traceback__), frames)))]
+        # innermost first; a SyntaxError's own file and line come before the frame that imported it. Only the
+        # frame found in the submission has its source line read (numpy's frames are passed over by name)
+        places = [(frame.f_code.co_filename, lineno, frame)
+                  for frame, lineno in reversed(list(traceback.walk_tb(error.__traceback__)))]
         if isinstance(error, SyntaxError) and isinstance(error.filename, str):
-            places.insert(0, (error.filename, None, "", None))  # its message already names the line
-        for filename, lineno, line, frame in places:
-            if filename.startswith("<"):  # <frozen importlib._bootstrap>, <string>: not a file (and
-                continue                  # realpath would put it under the submission, our cwd)
-            path = os.path.realpath(filename)
+            places.insert(0, (error.filename, None, None))  # its message already names the line
+        for filename, lineno, frame in places:
+            if not isinstance(filename, str) or filename.startswith("<"):  # <frozen importlib._bootstrap>,
+                continue  # <string>: not a file (and realpath would put it under the submission, our cwd)
+            path = self.real_path(filename)
             if path.startswith(self.root + os.sep):
                 relative = os.path.relpath(path, self.root)
                 where = f"{relative}, line {lineno}" if lineno is not None else ""
                 stem = os.path.splitext(os.path.basename(relative))[0]
                 if exercise_module and stem != exercise_module:
                     sibling = stem
-                if frame is not None and isinstance(line, str):
-                    facts = line_facts(frame, line)
+                if frame is not None and lineno is not None:
+                    facts = line_facts(frame, linecache.getline(filename, lineno, frame.f_globals).strip())
                 break
         text = safe_text(error)
         if isinstance(error, OSError) and error.errno == 27:  # EFBIG: over RLIMIT_FSIZE
