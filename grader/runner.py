@@ -190,11 +190,13 @@ def _exercise_of(module: str, own: str) -> str:
 
 
 def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
-                 visibility: str | None = None, keep_printed: bool = False) -> ExerciseResult:
+                 visibility: str | None = None, keep_printed: bool = False,
+                 started: Implementation | None = None) -> ExerciseResult:
     """Run every check of ``exercise``; a fresh ``make_impl(exercise)`` after a child dies. ``keep_printed``:
-    keep what the student's code printed (``ExerciseResult.printed``)."""
+    keep what the student's code printed (``ExerciseResult.printed``); ``started``: its first child, started
+    ahead of it (:func:`in_lanes`)."""
     curriculum.get(exercise)  # KeyError with the known ids for a typo
-    impl = None
+    impl = started
     outcome = ExerciseResult(exercise)
 
     def retire(impl: Implementation) -> None:  # a child's last word: the siblings the reference answered for it
@@ -296,15 +298,15 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
         siblings = None if own_siblings else reference_siblings(exercise, frozenset(passed))
         return zygote.implementation(workspace, exercise, siblings=siblings)
 
-    def run_one(exercise: str) -> ExerciseResult:
-        return run_exercise(exercise, make_impl, visibility=visibility, keep_printed=keep_printed)
+    def run_one(exercise: str, started: Implementation | None = None) -> ExerciseResult:
+        return run_exercise(exercise, make_impl, visibility=visibility, keep_printed=keep_printed, started=started)
 
     results = []
     with Workspace(modules_dir, zygote.user) as workspace:
         if lanes > 1 and own_siblings and len(chosen) > 1:
             reference_solutions()
             workspace.spent.update(dict.fromkeys(chosen, 0.0))  # no key is added while the lanes sum them
-            done = in_lanes(run_one, chosen, lanes)
+            done = in_lanes(run_one, chosen, lanes, start=make_impl)
             results = [done[exercise] for exercise in chosen]
         for exercise in chosen[len(results):]:
             results.append(run_one(exercise))
@@ -318,26 +320,39 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
     return results
 
 
-def in_lanes(run_one: Callable[[str], ExerciseResult], exercises: tuple[str, ...],
-             lanes: int) -> dict[str, ExerciseResult]:
-    """``{exercise: run_one(exercise)}``, run by ``lanes`` threads taking the next exercise as they finish one;
-    the exercises with a heavy check first, so that the other lanes do the rest meanwhile. An exception in a
-    lane (a trusted-side failure: checks never raise) stops the others after their exercise and is raised here."""
+def in_lanes(run_one: Callable[..., ExerciseResult], exercises: tuple[str, ...], lanes: int,
+             start: Callable[[str], Implementation] | None = None) -> dict[str, ExerciseResult]:
+    """``{exercise: run_one(exercise, started)}``, run by ``lanes`` threads taking the next exercise as they finish
+    one; the exercises with a heavy check first, so that the other lanes do the rest meanwhile. With ``start``,
+    the child of the next exercise in line is started (``start(exercise)``, by one more thread) while the lanes
+    work, and handed to the lane that takes that exercise as ``started``. An exception in a lane (a trusted-side
+    failure: checks never raise) stops the others after their exercise and is raised here."""
     import threading
+    from concurrent.futures import Future, ThreadPoolExecutor
 
-    queue = iter(sorted(exercises, key=lambda exercise: not any(spec.heavy for spec in discover(exercise))))
+    waiting = sorted(exercises, key=lambda exercise: not any(spec.heavy for spec in discover(exercise)))
     taking = threading.Lock()
     done: dict[str, ExerciseResult] = {}
     failures: list[BaseException] = []
+    ahead: dict[str, Future] = {}  # children started for exercises no lane has taken yet
+    starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnkit-start") if start else None
+
+    def take() -> tuple[str | None, Future | None]:
+        with taking:
+            if not waiting:
+                return None, None
+            exercise = waiting.pop(0)
+            if starter is not None and waiting and not failures:
+                ahead[waiting[0]] = starter.submit(start, waiting[0])
+            return exercise, ahead.pop(exercise, None)
 
     def lane() -> None:
         while not failures:
-            with taking:
-                exercise = next(queue, None)
+            exercise, started = take()
             if exercise is None:
                 return
             try:
-                done[exercise] = run_one(exercise)
+                done[exercise] = run_one(exercise, started.result() if started else None)
             except BaseException as failure:  # noqa: B902 - handed to the caller's thread
                 failures.append(failure)
 
@@ -346,6 +361,11 @@ def in_lanes(run_one: Callable[[str], ExerciseResult], exercises: tuple[str, ...
         thread.start()
     for thread in threads:
         thread.join()
+    if starter is not None:
+        starter.shutdown(wait=True)
+        for started in ahead.values():  # started for an exercise no lane took (a lane failed)
+            if started.exception() is None:
+                started.result().transport.close()
     if failures:
         raise failures[0]
     return done

@@ -111,6 +111,19 @@ class Zygote:
     def reap(self, pid: int) -> dict:
         return self._ask({"op": "reap", "pid": pid})
 
+    def release(self, pid: int) -> None:
+        """Hand a killed child to the zygote, which reaps it once it has exited (nobody waits for its status)."""
+        with self._asking:
+            socket.send_fds(self.control, [json.dumps({"op": "release", "pid": pid}).encode()], [])
+
+    def settle(self) -> None:
+        """Return once every released child has been reaped; nothing when the zygote is gone (its children
+        were killed with it)."""
+        try:
+            self._ask({"op": "settle"})
+        except (OSError, RuntimeError, ValueError):
+            pass
+
     def implementation(self, workspace: "Workspace", exercise: str, module: str | None = None,
                        siblings: Siblings | None = None) -> Implementation:
         """A fresh child for ``exercise`` of the submission in ``workspace``; imports its module first.
@@ -198,7 +211,7 @@ class ChildTransport:
     def _restart(self) -> None:
         """A fresh child in place of this one (which has done other work): a ``measure`` call's peak above the spawn
         baseline then holds only the module's import and that call."""
-        self.kill()
+        self.kill(wait=False)
         self.dead = False
         self._start(populate=True)
 
@@ -390,8 +403,9 @@ class ChildTransport:
         shown = text[:SHOWN_OUTPUT].rstrip().replace("\n", "\n    ")
         return "    " + shown + ("..." if len(text) > SHOWN_OUTPUT else "")
 
-    def kill(self) -> str:
-        """SIGKILL the child's whole session; returns how it ended, for a message."""
+    def kill(self, wait: bool = True) -> str:
+        """SIGKILL the child's whole session; returns how it ended, for a message (``wait=False``: a child that is
+        done with, whose end nobody reads, is left to the zygote to reap; its workspace waits for it)."""
         if self.dead or self.pid is None:
             return "had stopped"
         self.dead = True
@@ -404,6 +418,10 @@ class ChildTransport:
         self.sock.close()
         if self.region is not None:
             self.region.close()
+        if not wait:
+            self.workspace.released.add(self.zygote)
+            self.zygote.release(self.pid)
+            return "was stopped"
         status = self.zygote.reap(self.pid)
         if "signal" in status:
             number = status["signal"]
@@ -414,4 +432,4 @@ class ChildTransport:
 
     def close(self) -> None:
         if not self.dead:
-            self.kill()
+            self.kill(wait=False)

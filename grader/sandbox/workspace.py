@@ -51,6 +51,7 @@ class Workspace:
         self.looked = float("-inf")  # time.monotonic() of the last measure of the scratch dir (child.py)
         self.timeouts: dict[str, int] = {}  # per exercise, over all its children (see MAX_TIMEOUTS)
         self.spent: dict[str, float] = {}   # seconds of requests per exercise (see Limits)
+        self.released: set = set()  # zygotes holding killed children not reaped yet (settled before removal)
         try:
             self.submission.mkdir()
             self.scratch.mkdir()
@@ -88,6 +89,9 @@ class Workspace:
         return self.root / f"output-{exercise}-{self.outputs}.txt"
 
     def close(self) -> None:
+        for zygote in list(self.released):  # no child of this submission may still write in it
+            zygote.settle()
+        self.released.clear()
         tree.remove(self.root)
 
     def __enter__(self) -> "Workspace":
