@@ -7,8 +7,8 @@ from pathlib import Path
 from grader import curriculum
 from grader.runner import run_exercise, run_submission
 from grader.sandbox.affinity import pinned
-from grader.sandbox.child import Limits, Zygote
 from grader.sandbox.inprocess import in_process
+from grader.sandbox.spawner import Limits, Zygote
 
 from .measure import ROOT, median
 

@@ -124,7 +124,8 @@ class Sandbox:
     def __call__(self):
         if self.parts is None:
             from grader.runner import modules_dir_of
-            from grader.sandbox.child import Limits, Workspace, Zygote
+            from grader.sandbox.spawner import Limits, Zygote
+            from grader.sandbox.workspace import Workspace
 
             zygote = Zygote(Limits(timeout=self.config.getoption("attnkit_timeout")))
             self.parts = zygote, Workspace(modules_dir_of(self.config.getoption("impl")), zygote.user)

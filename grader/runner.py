@@ -237,7 +237,7 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     Any other exercise's module is the student's own code: the reference never answers for an exercise that is
     not one this exercise builds on. While one function of the exercise's own module runs, its other functions
     are answered by the reference too (``Siblings.own``)."""
-    from .sandbox.child import Siblings
+    from .sandbox.callbacks import Siblings
 
     functions = {}
     for needed in curriculum.prerequisites(exercise):
@@ -289,7 +289,7 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
     ``lanes`` > 1 (``own_siblings`` only, where no exercise's grading depends on another's result): that many
     exercises are checked at once, each by a thread of this process talking to its own child; the checks and
     the reference stay in this process, the results keep the curriculum's order."""
-    from .sandbox.child import Workspace
+    from .sandbox.workspace import Workspace
 
     passed: set[str] = set()  # modules whose exercise got full marks so far
     chosen = tuple(exercises or curriculum.ids())

@@ -48,7 +48,7 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
     from grader.sandbox.launch import launch
 
     launched = launch()  # first thing: the zygote loads numpy on one core while this process imports on the other
-    from grader.sandbox.child import Limits, Zygote
+    from grader.sandbox.spawner import Limits, Zygote
 
     with Zygote(Limits(timeout=timeout), launched=launched) as zygote:
         from grader import curriculum

@@ -55,7 +55,7 @@ def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds:
     global _zygote
     from multiprocessing import util
 
-    from grader.sandbox.child import Limits, Zygote
+    from grader.sandbox.spawner import Limits, Zygote
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)

@@ -49,7 +49,8 @@ def _raises_stub(function: ast.AST) -> bool:
 
 def examine(impl: Path, modules: dict[str, str], timeout: float = 10.0) -> Health:
     """``modules``: exercise id -> module name, for the modules of ``impl`` being packed."""
-    from grader.sandbox.child import Limits, Workspace, Zygote
+    from grader.sandbox.spawner import Limits, Zygote
+    from grader.sandbox.workspace import Workspace
 
     stubs = {}
     for module in modules.values():

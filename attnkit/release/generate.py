@@ -19,12 +19,20 @@ same calls from that recording (see ``grader/replay.py``).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from .replay import installed
 
 
 def reference():
     """A namespace with one attribute per exercise module: ``reference().softmax.softmax(x)``."""
     return installed().reference()
+
+
+@contextmanager
+def unmemoised():
+    """As the project's ``unmemoised``: nothing to switch off here, a recording is read, not computed."""
+    yield
 '''
 
 PYPROJECT = '''[build-system]

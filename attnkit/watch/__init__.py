@@ -58,7 +58,7 @@ def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float 
     from attnkit.check import NO_IMPL, check_and_report
     from grader import curriculum
     from grader.runner import modules_dir_of
-    from grader.sandbox.child import Limits, Zygote
+    from grader.sandbox.spawner import Limits, Zygote
 
     folder = exercises_folder(impl)
     if not folder.is_dir():

@@ -1,6 +1,6 @@
 """Starting the zygote's interpreter, without importing numpy here.
 
-:class:`grader.sandbox.child.Zygote` talks to the zygote; :func:`launch` only starts it. It is a
+:class:`grader.sandbox.spawner.Zygote` talks to the zygote; :func:`launch` only starts it. It is a
 module of its own so that ``attnkit check`` can start the zygote first thing and import numpy,
 the grader and the checks while the zygote loads numpy on the other core.
 """

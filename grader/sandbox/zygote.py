@@ -1,6 +1,6 @@
 """The zygote: a clean interpreter with numpy preloaded that forks one child per request.
 
-Started by :class:`grader.sandbox.child.Zygote` as ``python -I -S zygote.py FD SITE_DIR [STDLIB_COPY]``:
+Started by :class:`grader.sandbox.spawner.Zygote` as ``python -I -S zygote.py FD SITE_DIR [STDLIB_COPY]``:
 isolated mode, no site-packages processing (so no editable-install finder can map
 ``solutions`` or ``grader`` into it), and only numpy's site directory appended to sys.path.
 It never imports the grader, the checks or the reference, so a child forked from it has

@@ -8,7 +8,7 @@ from pathlib import Path
 from attnkit import check
 from grader import curriculum
 from grader.runner import run_submission
-from grader.sandbox.child import Limits, Zygote
+from grader.sandbox.spawner import Limits, Zygote
 
 ROOT = Path(__file__).resolve().parents[2]
 

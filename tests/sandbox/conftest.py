@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox.child import Workspace, Zygote
 from grader.sandbox.inprocess import in_process
+from grader.sandbox.spawner import Zygote
+from grader.sandbox.workspace import Workspace
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 

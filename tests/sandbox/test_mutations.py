@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from grader.checks.untouched import argument_name
-from grader.sandbox.child import Workspace
+from grader.sandbox.workspace import Workspace
 
 PROBES = '''import numpy as np
 

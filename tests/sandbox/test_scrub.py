@@ -4,8 +4,8 @@ import sys
 import numpy as np
 
 from grader.sandbox import errors
-from grader.sandbox.child import Workspace
 from grader.sandbox.scrub import KIT, Scrubber
+from grader.sandbox.workspace import Workspace
 
 PROBES = '''import os
 import sys

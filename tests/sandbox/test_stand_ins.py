@@ -5,7 +5,7 @@ import pytest
 
 from grader.runner import reference_siblings, run_submission
 from grader.sandbox import errors, standin
-from grader.sandbox.child import Workspace
+from grader.sandbox.workspace import Workspace
 from solutions.softmax import softmax as reference_softmax
 
 BROKEN_SOFTMAX = '''import numpy as np

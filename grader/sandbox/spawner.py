@@ -1,0 +1,139 @@
+"""The trusted side's end of the zygote: one clean interpreter per grading worker that forks the children.
+
+:class:`Zygote` starts ``zygote.py`` once (:func:`launch`); :meth:`Zygote.implementation` has it fork a child for
+one exercise of one submission and returns the ``impl`` the checks use (:mod:`child` talks to that child). A child
+that is done with is killed and released: the zygote reaps it once it has exited, and the workspace waits for
+every released child before its files are removed. :class:`Limits` are what every child runs under.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import shared
+from .callbacks import Siblings
+from .launch import Launched, launch
+from .proxy import Implementation
+from .scrub import machine_paths
+from .workspace import Workspace
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MEMORY = 2 << 30       # RLIMIT_AS of a child: 2 GiB
+OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files): 1 MiB, the hard backstop
+PRINT_LIMIT = 256 << 10        # what a child's print / sys.stdout / sys.stderr keep; the rest is discarded
+STUDENT_SECONDS = 60.0         # default time budget of one submission (all its requests)
+EXERCISE_TIMEOUTS = 3          # default time budget of one exercise: this many --timeout
+
+
+@dataclass(frozen=True)
+class Limits:
+    """``timeout``: one request (seconds, wall clock, one deadline for the whole answer); ``exercise_seconds``
+    and ``student_seconds``: every request of one exercise / of one submission together (default
+    ``EXERCISE_TIMEOUTS * timeout`` and :data:`STUDENT_SECONDS`); past them the remaining calls fail as too slow."""
+
+    timeout: float = DEFAULT_TIMEOUT
+    memory_bytes: int = DEFAULT_MEMORY
+    output_bytes: int = OUTPUT_LIMIT
+    exercise_seconds: float | None = None
+    student_seconds: float = STUDENT_SECONDS
+
+    @property
+    def per_exercise(self) -> float:
+        return self.exercise_seconds if self.exercise_seconds is not None else EXERCISE_TIMEOUTS * self.timeout
+
+
+class Zygote:
+    """One clean interpreter with numpy loaded, forking children on request."""
+
+    def __init__(self, limits: Limits = Limits(), stdlib: str | None = None, launched: Launched | None = None):
+        """``stdlib``: a copy of the standard library children may read (see :mod:`preflight`); by default
+        one is made when user ``nobody`` cannot read the installed one. ``launched``: a zygote already
+        started by :func:`launch` (then ``stdlib`` is the one it was given)."""
+        self.limits = limits
+        self.cpu: int | None = None  # children run on this CPU when set (see grader.sandbox.affinity)
+        launched = launched or launch(stdlib)
+        self.process, self.control = launched.process, launched.control
+        self.site, self.numpy_roots = launched.site, launched.numpy_roots
+        self.user, self.stdlib = launched.user, launched.stdlib
+        # the machine's paths a child can see, named instead in what it reports (scrub.py)
+        self.paths = {**machine_paths(), self.site: "<site-packages>", **dict.fromkeys(self.numpy_roots, "<numpy>"),
+                      **({self.stdlib: "<python>"} if self.stdlib else {})}
+        self.problems: list[dict] = []  # {"kind", "detail"} seen by this zygote's children (attnkit grade reports them)
+        self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs two lanes)
+
+    def _ask(self, request: dict, fds: list[int] = ()) -> dict:
+        with self._asking:
+            socket.send_fds(self.control, [json.dumps(request).encode()], list(fds))
+            answer = self.control.recv(65536)
+        if not answer:
+            raise RuntimeError("the sandbox zygote died; see ATTNKIT_DEBUG_SANDBOX=1 for its output")
+        return json.loads(answer)
+
+    def spawn(self, submission: Path, scratch: Path, output: Path, exercise: str,
+              stand_ins: dict | None = None, own_stand_ins: dict | None = None, region: shared.Region | None = None,
+              populate: bool = False) -> tuple[int, socket.socket]:
+        """A child for ``exercise``; ``region``: the memory its calls' array arguments are written into;
+        ``populate``: its mapped files' pages mapped in first (a child for a memory check)."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        output_fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        request = {
+            "op": "spawn", "submission": str(submission), "scratch": str(scratch), "exercise": exercise,
+            "read_roots": [str(submission), str(scratch)] + self.numpy_roots + ([self.stdlib] if self.stdlib else []),
+            "limits": {"memory_bytes": self.limits.memory_bytes, "output_bytes": self.limits.output_bytes,
+                       "print_bytes": PRINT_LIMIT},
+            "uid": self.user[0] if self.user else None, "gid": self.user[1] if self.user else None,
+            "cpu": self.cpu, "stand_ins": stand_ins or {}, "own_stand_ins": own_stand_ins or {},
+            "shared_bytes": region.size if region else 0, "populate": populate,
+        }
+        try:
+            pid = int(self._ask(request, [theirs.fileno(), output_fd] + ([region.fd] if region else []))["pid"])
+        finally:
+            theirs.close()
+            os.close(output_fd)
+        return pid, ours
+
+    def reap(self, pid: int) -> dict:
+        return self._ask({"op": "reap", "pid": pid})
+
+    def release(self, pid: int) -> None:
+        """Hand a killed child to the zygote, which reaps it once it has exited (nobody waits for its status)."""
+        with self._asking:
+            socket.send_fds(self.control, [json.dumps({"op": "release", "pid": pid}).encode()], [])
+
+    def settle(self) -> None:
+        """Return once every released child has been reaped; nothing when the zygote is gone (its children
+        were killed with it)."""
+        try:
+            self._ask({"op": "settle"})
+        except (OSError, RuntimeError, ValueError):
+            pass
+
+    def implementation(self, workspace: "Workspace", exercise: str, module: str | None = None,
+                       siblings: Siblings | None = None) -> Implementation:
+        """A fresh child for ``exercise`` of the submission in ``workspace``; imports its module first.
+        With ``siblings``, the functions of the other exercises' modules are answered by the reference."""
+        from .child import ChildTransport  # (child.py builds on this module)
+
+        return Implementation(ChildTransport(self, workspace, exercise, module or exercise, siblings))
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                socket.send_fds(self.control, [b'{"op": "exit"}'], [])
+                self.process.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.control.close()
+
+    def __enter__(self) -> "Zygote":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
