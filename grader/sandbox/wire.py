@@ -299,17 +299,18 @@ def shared_arrays(region, specs) -> list:
     if not isinstance(specs, list) or len(specs) > 10_000:
         raise WireError("malformed shared arguments")
     arrays = []
+    size = len(region)
     for spec in specs:
         try:
             dtype_text, shape, offset = spec
             dtype = _safe_dtype(dtype_text)
-            shape = tuple(int(n) for n in shape)
+            if type(shape) is not list or len(shape) > 32 or not all(type(n) is int and n >= 0 for n in shape):
+                raise ValueError("a shape of non-negative integers")
             count = math.prod(shape)
-            if type(offset) is not int or offset < 0 or any(n < 0 for n in shape) or len(shape) > 32 \
-                    or offset + count * dtype.itemsize > len(region):
+            if type(offset) is not int or offset < 0 or offset + count * dtype.itemsize > size:
                 raise ValueError("out of the region")
-            arrays.append(np.frombuffer(region, dtype=dtype, count=count, offset=offset).reshape(shape)
-                          if count else np.zeros(shape, dtype=dtype))
+            arrays.append(np.frombuffer(region, dtype, count, offset).reshape(shape) if count
+                          else np.zeros(shape, dtype=dtype))
         except (ValueError, TypeError) as error:
             raise WireError(f"malformed shared argument: {error}") from None
     return arrays

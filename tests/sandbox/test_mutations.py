@@ -111,3 +111,21 @@ def test_only_labels_of_arrays_sent_are_taken_from_the_child():
     assert shared.labels((tree, np.zeros(1)), {}) == ["0['wte']", "0['h'][0]['attn']", "1"]
     assert len(arrays) == 3
     assert argument_name("²", ("x",)) == "²"  # a digit that int() does not take: never a grader error
+
+
+def test_the_childs_views_of_the_shared_region_are_what_was_placed_and_nothing_out_of_it():
+    from grader.sandbox import shared, wire
+
+    region = shared.Region(1 << 16)
+    try:
+        sent = [np.arange(6.0).reshape(2, 3), np.zeros((0, 4), np.float32), np.array(7, np.int64)]
+        specs = region.place(sent)
+        for got, want in zip(wire.shared_arrays(region.map, specs), sent):
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+        for bad in ([["<f8", [2, 3], 1 << 16]], [["<f8", [-1, 3], 0]], [["<f8", [True, 3], 0]],
+                    [["<f8", (2, 3), 0]], [["|O", [1], 0]], [["<f8", [2, 3]]], "specs"):
+            with pytest.raises(wire.WireError):
+                wire.shared_arrays(region.map, bad)
+    finally:
+        region.close()
