@@ -332,6 +332,8 @@ def _mapped(value: Any, objects: dict) -> Any:
 
 
 def _real(value: Any) -> Any:
+    if type(value) is np.ndarray:  # most arguments, first
+        return value
     if isinstance(value, RefObject):
         return value._real
     if isinstance(value, (tuple, list)):
