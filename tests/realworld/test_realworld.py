@@ -88,3 +88,19 @@ def test_no_new_wrong_causes(report):
 def test_cascade_points_do_not_grow(report):
     # target (issue 11): 0 points lost in exercises that contain only correct code
     assert report.cascade_points <= CASCADE_CEILING, measure.format_report(report)
+
+
+def test_every_mechanism_is_counted_apart():
+    """The measure tool counts the named entries per mechanism: every generic family, the own catalogue and the
+    shared pieces' mistakes each have a name of their own."""
+    cases = {("input_tail_ignored", "tiled_attention"): "trailing part ignored",
+             ("axis_tail_ignored", "linear_attention"): "trailing part ignored",
+             ("scale_by_other_size", "attention"): "scale by another size",
+             ("values_transposed", "attention_backward"): "transposed as a whole",
+             ("other_algorithm", "linear_attention"): "another algorithm",
+             ("shape_transposed", "kv_cache"): "shape", ("setting_applied", "attention"): "settings",
+             ("error_matmul_shapes", "multihead"): "exception from the failing line",
+             ("attention_no_scale+attention_mask_inverted", "attention"): "two mistakes at once",
+             ("attention_no_scale", "attention"): "own catalogue",
+             ("softmax_wrong_axis", "attention"): "concept (shared piece)"}
+    assert {case: measure.mechanism_of(*case) for case in cases} == cases
