@@ -4,7 +4,8 @@ Every public function of every exercise returns its reference's float results ti
 mistake explains, so each failing check tries everything (the function's own mistakes, its other settings, the
 shared pieces' mistakes, pairs of its own mistakes, the shape). Graded in process twice: the first round pays
 for building the mistaken references and their first runs (a grading process does that once), the second is
-the steady state. Prints the median, 90th percentile and maximum time of ``Session.diagnose`` per failing check,
+the steady state. Prints the median, 90th percentile and maximum time of ``Session.diagnose`` per failing check
+(with ``Session.diagnose_rank``, the student's function run again at other ranks, when it runs),
 then per exercise the first diagnosis, the slowest and their total.
 """
 from __future__ import annotations
@@ -56,7 +57,16 @@ def one_round(folder: Path) -> dict[str, list[float]]:
         finally:
             times.setdefault(current[0], []).append(time.perf_counter() - start)
 
-    diagnosis.Session.diagnose = timed
+    rank = diagnosis.Session.diagnose_rank
+
+    def timed_rank(session, failure, impl, found):  # the student's function run again: part of the same diagnosis
+        start = time.perf_counter()
+        try:
+            return rank(session, failure, impl, found)
+        finally:
+            times[current[0]][-1] += time.perf_counter() - start
+
+    diagnosis.Session.diagnose, diagnosis.Session.diagnose_rank = timed, timed_rank
     try:
         for exercise in curriculum.exercises():
             current[0] = exercise.id
@@ -67,7 +77,7 @@ def one_round(folder: Path) -> dict[str, list[float]]:
             (submission / f"{exercise.module}.py").write_text(wrong_module(exercise.module), encoding="utf-8")
             run_exercise(exercise.id, lambda name, submission=submission: in_process(submission, name))
     finally:
-        diagnosis.Session.diagnose = diagnose
+        diagnosis.Session.diagnose, diagnosis.Session.diagnose_rank = diagnose, rank
     return times
 
 

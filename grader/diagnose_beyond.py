@@ -8,18 +8,21 @@
 5. the mistakes of the shared pieces the function uses (registered mistakes by concept);
 6. two of its own mistakes at once (``grader.diagnose_pairs``).
 
-Stages 1-4 and 6 stop when the next try would end after :data:`EXTRA_SECONDS` (judged by the slowest try so
-far; time spent building mistaken references is not counted, so a cold process names what a warm one does). The
+Stages 1-4 and 6 stop when the next try would end after :data:`EXTRA_SECONDS` of this thread's CPU time (judged
+by the slowest try so far; time spent building mistaken references is not counted, so a cold process names what a
+warm one does, and CPU time, not wall time, so a loaded machine names what an idle one does). The
 shared pieces' mistakes are registered mistakes like the function's own and are always tried to the end: a
 concept's diagnosis never depends on the machine's speed. The results of mistaken references are memoised by a
 digest of the call (``grader.mistaken.memo_call``): a class asks the same questions again and again.
 
 :func:`rank` then runs the student's function again at another number of leading axes when nothing, or only a
-shape or numpy-error family, explained the failure (``grader.diagnose_rank``).
+shape or numpy-error family, explained the failure (``grader.diagnose_rank``): two more calls in the sandbox, for
+calls of at most :data:`RANK_LIMIT` argument entries (a memory check's large call is not run again).
 """
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
     from .diagnosis import Call, Session
 
 EXTRA_SECONDS = 0.035
+RANK_LIMIT = 2**14  # entries of a call's arguments above which the student's function is not run again (memory checks)
 
 
 def _stages(session: "Session", call: "Call", got: np.ndarray, reference: Any, own: list, dtype_only: bool):
@@ -64,9 +68,9 @@ def _stages(session: "Session", call: "Call", got: np.ndarray, reference: Any, o
 def extra(session: "Session", call: "Call", got: np.ndarray, reference: Any, tried: Callable, own: list,
           dtype_only: bool) -> Mistake | None:
     """The first stage's mistake that explains ``got`` (``tried(mistake, compute)`` says whether one does)."""
-    slowest, deadline = 0.0, time.perf_counter() + EXTRA_SECONDS - mistaken.BUILT[0]
+    slowest, deadline = 0.0, _clock() + EXTRA_SECONDS
     for run, compute, family, bounded in _stages(session, call, got, reference, own, dtype_only):
-        began = time.perf_counter() - mistaken.BUILT[0]
+        began = _clock()
         if bounded and began + slowest > deadline:
             continue
         if run is None:        # a reading of the reference's own result: no code runs
@@ -78,7 +82,7 @@ def extra(session: "Session", call: "Call", got: np.ndarray, reference: Any, tri
         if found is not None:
             return found
         if bounded:
-            slowest = max(slowest, time.perf_counter() - mistaken.BUILT[0] - began)
+            slowest = max(slowest, _clock() - began)
     return None
 
 
@@ -98,8 +102,9 @@ def reruns(session: "Session", call: "Call") -> list[tuple[Mistake, Callable[[],
 
 def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake | None) -> Mistake | None:
     """When ``found`` is no diagnosis or a shape or numpy-error family: the failing call made again with one
-    leading axis fewer and one more, on the student's function (``impl``) and the reference, and named when
-    the student's code is right at another rank (``grader.diagnose_rank``); else ``found``."""
+    leading axis fewer and one more, on the student's function (``impl``) and the reference. When the student's
+    code is right at another rank, that is the diagnosis (``shape_rank_dependent``), or, after a numpy error's
+    family, said next to the failing line's explanation; else ``found``."""
     if found is not None and not found.id.startswith(("shape_", "error_")):
         return found
     if isinstance(failure, CheckFailed):
@@ -108,7 +113,7 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     else:
         function = getattr(failure, "function", "")
         call = next((c for c in reversed(session.calls) if c.function == function), None)
-    if call is None or call.stateful:
+    if call is None or call.stateful or _size((call.args, call.kwargs)) > RANK_LIMIT:
         return found
     signature = diagnose_setting.signature(call.module, call.function)
     names = dict(enumerate(signature.parameters)) if signature is not None else {}
@@ -118,7 +123,26 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     except Exception:  # a front end without that function: no rerun
         return found
     with np.errstate(all="ignore"):
-        return diagnose_rank.explain(student, reference, call.args, call.kwargs, names) or found
+        ranked = diagnose_rank.explain(student, reference, call.args, call.kwargs, names)
+    if ranked is None:
+        return found
+    if found is not None and found.id.startswith("error_"):  # the failing line's family, with the ranks that work
+        return replace(found, looks_like=f"{found.looks_like}; {ranked.looks_like}")
+    return ranked
+
+
+def _clock() -> float:
+    """This thread's CPU seconds, less those spent building mistaken references: what the budget counts. CPU time,
+    not wall time: a machine busy with other work must not make a diagnosis name less."""
+    return time.thread_time() - mistaken.built_seconds()
+
+
+def _size(value: Any) -> int:
+    if isinstance(value, np.ndarray):
+        return value.size
+    if isinstance(value, dict):
+        return sum(_size(item) for item in value.values())
+    return sum(_size(item) for item in value) if isinstance(value, (tuple, list)) else 0
 
 
 def _plain(value: Any) -> Any:

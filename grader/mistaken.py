@@ -38,18 +38,23 @@ def mistaken_reference(mistake_id: str, target: str | None = None) -> dict[str, 
     return patched_reference(mistake_id, module, tuple(r for _, mistake in found for r in mistake.patch), target)
 
 
-BUILT = [0.0]  # seconds spent building mistaken references in this process (a diagnosis's budget leaves them out)
+_built = threading.local()   # CPU seconds this thread spent building mistaken references
+
+
+def built_seconds() -> float:
+    """CPU seconds this thread has spent building mistaken references (a diagnosis's budget leaves them out)."""
+    return getattr(_built, "seconds", 0.0)
 
 
 @lru_cache(maxsize=None)
 def patched_reference(name: str, module: str, patch: tuple, target: str | None = None) -> dict[str, types.ModuleType]:
     """As :func:`mistaken_reference`, for any ``patch`` of solution module ``module`` (``name`` labels it: the
     variants of ``grader.alternatives``)."""
-    started = time.perf_counter()
+    started = time.thread_time()
     try:
         return _build(name, module, patch, target)
     finally:
-        BUILT[0] += time.perf_counter() - started
+        _built.seconds = built_seconds() + time.thread_time() - started
 
 
 def _build(name: str, module: str, patch: tuple, target: str | None) -> dict[str, types.ModuleType]:

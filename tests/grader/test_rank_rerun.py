@@ -28,7 +28,9 @@ def test_a_fixed_rank_unpacking_is_named_with_the_rank_that_works(tmp_path):
     body = source.index("    ### BEGIN SOLUTION")
     path.write_text(source[:body] + "    rows, cols = np.shape(x)\n" + source[body:])
     found = mistakes_of(impl, "softmax")
-    assert "shape_rank_dependent" in found, found
+    assert "error_unpack_rank" in found, found   # the failing line's family, with the rank that works beside it
+    assert "the same call gives the right result with one leading axis more (x of shape (2, 3))" in \
+        found["error_unpack_rank"], found
 
 
 def test_no_rank_is_named_when_the_student_is_wrong_at_every_rank():

@@ -260,7 +260,8 @@ def fraction(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "0/0"
 
 
-FAMILIES = (("+", "two mistakes at once"), ("shape_", "shape"), ("setting_", "settings"),
+FAMILIES = (("+", "two mistakes at once"), ("shape_rank_dependent", "rank that works"), ("shape_", "shape"),
+            ("setting_", "settings"),
             ("error_", "exception from the failing line"), ("dtype_changed", "dtype"),
             ("axis_tail_ignored", "trailing part ignored"), ("input_tail_ignored", "trailing part ignored"),
             ("scale_by_other_size", "scale by another size"), ("values_transposed", "transposed as a whole"),
