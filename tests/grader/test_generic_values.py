@@ -5,7 +5,7 @@ cut short, the scores scaled by another size of the call), and other known varia
 import numpy as np
 import pytest
 
-from grader import diagnose_beyond
+from grader import alternatives, diagnose_beyond, mistaken
 from grader.compare import CheckFailed, expect_close
 from grader.diagnosis import Session
 from grader.reference import reference
@@ -129,3 +129,31 @@ def test_values_no_rule_explains_get_none(session, qkv):
     Q, K, V = qkv
     result = session.ref.tiled_attention.tiled_attention(Q, K, V, block_size=4)
     assert session.diagnose(failure_of(result * 1.1 + 0.01, result)) is None
+
+
+PROBES = {"linear_attention": ("linear_attention", {"causal": True}), "positional": ("apply_rope", {})}
+
+
+@pytest.mark.parametrize("run, module, patch", [entry for concept in alternatives.CONCEPTS
+                                                for entry in alternatives.reaching(concept.module)
+                                                if entry[1] == concept.module])
+def test_every_declared_alternative_is_named_as_another_algorithm(session, run, module, patch):
+    """Each row of the table, computed by its own patched reference on a probe call, is named other_algorithm
+    with its own words (a row that no probe distinguishes, or that an earlier row shadows, fails here)."""
+    function, options = PROBES[module]
+    x = np.random.default_rng(6).standard_normal((2, 6, 8))
+    args = (x,) if module == "positional" else (x, x[:, ::-1] * 0.7, x[..., :5] + 1.0)
+    result = getattr(getattr(session.ref, module), function)(*args, **options)
+    got = getattr(mistaken.patched_reference(run.id, module, patch)[module], function)(*args, **options)
+    found = session.diagnose(failure_of(np.ascontiguousarray(got), result))
+    assert found is not None and found.id == "other_algorithm" and found.looks_like == run.looks_like, found
+
+
+def test_the_budget_counts_cpu_time_not_waiting():
+    """A machine busy with other work makes this thread wait, not compute: the budget's clock does not advance
+    while it waits (a re-run under load named less when the budget was wall time)."""
+    import time
+
+    before = diagnose_beyond._clock()
+    time.sleep(0.1)
+    assert diagnose_beyond._clock() - before < 0.02
