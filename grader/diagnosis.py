@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Callable
 
 import numpy as np
@@ -57,9 +58,14 @@ class Call:
     created: bool = False                 # it returned an object (replayed for stateful calls)
     result: Any = field(default=None, repr=False)
 
-    @property
+    @cached_property
     def stateful(self) -> bool:
         return self.created or self.target is not None or _holds_object((self.args, self.kwargs))
+
+    @cached_property
+    def digest(self) -> bytes | None:
+        """The arguments' digest, for the memo of mistaken results (``grader.mistaken.call_digest``)."""
+        return mistaken.call_digest(self.args, self.kwargs)
 
 
 class RefObject:
@@ -277,7 +283,8 @@ class Session:
         namespace = namespace or mistaken_reference(mistake.id, call.module)
         if not call.stateful:  # memoised: a class makes the same calls again and again
             function = getattr(namespace[call.module], call.function)
-            return mistaken.memo_call(f"{mistake.id}:{call.module}.{call.function}", function, call.args, call.kwargs)
+            return mistaken.memo_call(f"{mistake.id}:{call.module}.{call.function}", function, call.args, call.kwargs,
+                                      call.digest)
         objects: dict[int, Any] = {}   # index of the creating call -> the mistaken reference's object
         result = None
         for earlier in self.calls[: call.index + 1]:

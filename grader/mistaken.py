@@ -107,19 +107,28 @@ _memo: OrderedDict[bytes, Any] = OrderedDict()
 _memo_lock = threading.Lock()
 
 
-def memo_call(name: str, function: Callable, args: tuple, kwargs: dict) -> Any:
-    """``function(*args, **kwargs)`` of a mistaken reference, memoised by a digest of the call like the reference's
-    own results (``grader.reference``), whatever it returns: a class asks the same mistakes of the same inputs,
-    and a heavy function (``train``) returns a tree of parameters the reference's cache does not keep. Results are
-    kept as deep copies (an input the check changes later cannot change them); at most :data:`MEMO_ENTRIES`, the
-    least recently used dropped first."""
-    digest = hashlib.blake2b(name.encode(), digest_size=20)
+def call_digest(args: tuple, kwargs: dict) -> bytes | None:
+    """A digest of a call's arguments (None when they hold anything the reference's cache cannot key): computed once
+    per call, whatever number of mistakes are then tried on it."""
+    digest = hashlib.blake2b(digest_size=20)
     try:
         _feed(digest, args)
         _feed(digest, sorted(kwargs.items()))
     except _Uncacheable:
+        return None
+    return digest.digest()
+
+
+def memo_call(name: str, function: Callable, args: tuple, kwargs: dict, digest: bytes | None = None) -> Any:
+    """``function(*args, **kwargs)`` of a mistaken reference, memoised by a digest of the call like the reference's
+    own results (``grader.reference``), whatever it returns: a class asks the same mistakes of the same inputs,
+    and a heavy function (``train``) returns a tree of parameters the reference's cache does not keep. Results are
+    kept as deep copies (an input the check changes later cannot change them); at most :data:`MEMO_ENTRIES`, the
+    least recently used dropped first. ``digest``: the call's :func:`call_digest` when the caller has it."""
+    digest = call_digest(args, kwargs) if digest is None else digest
+    if digest is None:
         return function(*args, **kwargs)
-    key = digest.digest()
+    key = hashlib.blake2b(name.encode() + b"\0" + digest, digest_size=20).digest()
     with _memo_lock:
         if key in _memo:
             _memo.move_to_end(key)
