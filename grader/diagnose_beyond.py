@@ -105,8 +105,8 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     leading axis fewer and one more, on the student's function (``impl``) and the reference. When the student's
     code is right at another rank, that is the diagnosis (``shape_rank_dependent``), or, after a numpy error's
     family, said next to the failing line's explanation; else ``found``."""
-    if found is not None and not found.id.startswith(("shape_", "error_")):
-        return found
+    if (found is not None and not found.id.startswith(("shape_", "error_"))) or getattr(failure, "sibling", ""):
+        return found   # named already, or raised in another exercise's module: not this exercise's code to rerun
     if isinstance(failure, CheckFailed):
         origin = session.origin_of(failure.origin)
         call = origin[0] if origin is not None else None

@@ -50,3 +50,26 @@ def test_the_variants_change_only_the_highest_rank_arrays():
     runs = diagnose_rank.variants((X, W), {"mask": mask}, {0: "X", 1: "W_Q"})
     assert [shapes for _, _, _, shapes in runs] == [{"X": (2, 2, 5, 4)}, {"X": (5, 4)}]
     assert all(args[1] is W and kwargs["mask"] is mask for _, args, kwargs, _ in runs)
+
+
+def test_a_failure_raised_in_another_exercises_module_is_not_run_again():
+    from grader.diagnosis import Session
+    from grader.reference import reference
+
+    session = Session(reference())
+    session.ref.gqa.repeat_kv(np.ones((2, 3, 4)), 2)
+
+    class Raised(AssertionError):
+        function, error_type, error_message = "repeat_kv", "ValueError", "bad"
+
+    asked = []
+
+    class Impl:
+        def __getattr__(self, name):
+            asked.append(name)
+            raise AttributeError(name)
+
+    sibling = Raised()
+    sibling.sibling = "gqa"
+    assert session.diagnose_rank(sibling, Impl(), None) is None and asked == []
+    assert session.diagnose_rank(Raised(), Impl(), None) is None and asked == ["gqa"]
