@@ -4,7 +4,9 @@ Every public function of every exercise returns its reference's float results ti
 mistake explains, so each failing check tries everything (the function's own mistakes, its other settings, the
 shared pieces' mistakes, pairs of its own mistakes, the shape). Graded in process twice: the first round pays
 for building the mistaken references and their first runs (a grading process does that once), the second is
-the steady state. Prints the median, 90th percentile and maximum time of ``Session.diagnose`` per failing check.
+the steady state. Prints the median, 90th percentile and maximum time of ``Session.diagnose`` per failing check
+(with ``Session.diagnose_rank``, the student's function run again at other ranks, when it runs),
+then per exercise the first diagnosis, the slowest and their total.
 """
 from __future__ import annotations
 
@@ -42,20 +44,32 @@ def wrong_module(module: str) -> str:
     return (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8") + WRONG + wrapped
 
 
-def one_round(folder: Path) -> list[float]:
-    times: list[float] = []
+def one_round(folder: Path) -> dict[str, list[float]]:
+    """Seconds of every diagnosis, by exercise."""
+    times: dict[str, list[float]] = {}
     diagnose = diagnosis.Session.diagnose
+    current = [""]
 
     def timed(session, failure):
         start = time.perf_counter()
         try:
             return diagnose(session, failure)
         finally:
-            times.append(time.perf_counter() - start)
+            times.setdefault(current[0], []).append(time.perf_counter() - start)
 
-    diagnosis.Session.diagnose = timed
+    rank = diagnosis.Session.diagnose_rank
+
+    def timed_rank(session, failure, impl, found):  # the student's function run again: part of the same diagnosis
+        start = time.perf_counter()
+        try:
+            return rank(session, failure, impl, found)
+        finally:
+            times[current[0]][-1] += time.perf_counter() - start
+
+    diagnosis.Session.diagnose, diagnosis.Session.diagnose_rank = timed, timed_rank
     try:
         for exercise in curriculum.exercises():
+            current[0] = exercise.id
             submission = folder / exercise.id
             submission.mkdir()
             for source in SOLUTIONS.glob("*.py"):
@@ -63,7 +77,7 @@ def one_round(folder: Path) -> list[float]:
             (submission / f"{exercise.module}.py").write_text(wrong_module(exercise.module), encoding="utf-8")
             run_exercise(exercise.id, lambda name, submission=submission: in_process(submission, name))
     finally:
-        diagnosis.Session.diagnose = diagnose
+        diagnosis.Session.diagnose, diagnosis.Session.diagnose_rank = diagnose, rank
     return times
 
 
@@ -71,9 +85,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for name in ("first (cold)", "second (steady)"):
             (Path(folder) / name).mkdir()
-            times = sorted(one_round(Path(folder) / name))
+            by_exercise = one_round(Path(folder) / name)
+            times = sorted(t for found in by_exercise.values() for t in found)
             print(f"{name:>16}: {len(times)} diagnoses; median {statistics.median(times) * 1000:.1f} ms, "
                   f"90th percentile {times[int(0.9 * len(times))] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
+            for exercise, found in by_exercise.items():
+                print(f"{exercise:>20}: {len(found):3d} diagnoses; first {found[0] * 1000:6.1f} ms, "
+                      f"max {max(found) * 1000:6.1f} ms, total {sum(found) * 1000:7.1f} ms")
 
 
 if __name__ == "__main__":

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Callable
 
 import numpy as np
 
-from . import diagnose_error, diagnose_pairs, diagnose_setting, diagnose_shape, mistakes
+from . import diagnose_beyond, diagnose_error, diagnose_setting, diagnose_shape, mistaken, mistakes
 from .compare import CheckFailed, explains
 from .mistaken import mistaken_reference
 from .mistakes import generic
@@ -57,9 +58,14 @@ class Call:
     created: bool = False                 # it returned an object (replayed for stateful calls)
     result: Any = field(default=None, repr=False)
 
-    @property
+    @cached_property
     def stateful(self) -> bool:
         return self.created or self.target is not None or _holds_object((self.args, self.kwargs))
+
+    @cached_property
+    def digest(self) -> bytes | None:
+        """The arguments' digest, for the memo of mistaken results (``grader.mistaken.call_digest``)."""
+        return mistaken.call_digest(self.args, self.kwargs)
 
 
 class RefObject:
@@ -174,10 +180,14 @@ class Session:
         with np.errstate(all="ignore"):
             return self._first_match(call, path, got, failure.dtype_only)
 
+    def diagnose_rank(self, failure: AssertionError, impl: Any, found: Mistake | None) -> Mistake | None:
+        """``found``, or code that works for one number of leading axes only (``grader.diagnose_beyond.rank``)."""
+        return diagnose_beyond.rank(self, failure, impl, found)
+
     def _first_match(self, call: Call, path: tuple, got: np.ndarray, dtype_only: bool = False) -> Mistake | None:
         """The first mistake that explains ``got`` (a mistake that makes no difference on this input
-        explains nothing, e.g. float32 rounding): the function's own mistakes, its other settings, the mistakes
-        of the shared pieces it uses, two of its own mistakes at once, then the shape of the result."""
+        explains nothing, e.g. float32 rounding): the function's own mistakes, then the mechanisms beyond them
+        (``grader.diagnose_beyond``), then the shape of the result."""
         reference = _part(call.result, path)
         singles = []
 
@@ -195,19 +205,11 @@ class Session:
                     return mistake
             elif tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
                 return mistake
-        own = list(singles)
         if _elements((call.result, *call.args, *call.kwargs.values())) > EXTRA_LIMIT:  # a memory check's call
             return None
-        for run, compute in self._settings(call):
-            if tried(run, lambda run=run, compute=compute: self._mistaken(run, call, compute)):
-                return diagnose_setting.named(run)
-        for mistake in mistakes.reaching(call.module):  # a shared piece's mistake, made inside this function
-            if tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
-                return mistake
-        if not getattr(self.reference, "records_mistakes", False) and not hasattr(self.reference, "mistaken"):
-            for pair in diagnose_pairs.pairs(own, got, reference):  # two at once: computed here, never recorded
-                if tried(pair, lambda pair=pair: self._rerun(pair, call)):
-                    return pair
+        found = diagnose_beyond.extra(self, call, got, reference, tried, list(singles), dtype_only)
+        if found is not None:
+            return found
         if dtype_only and isinstance(reference, np.ndarray) and got.dtype != reference.dtype:
             return replace(generic.DTYPE_CHANGED, looks_like=(
                 f"the values are right but {reference.dtype} input came back {got.dtype}: a step of this function "
@@ -276,13 +278,13 @@ class Session:
         compute = compute or (lambda: self._rerun(mistake, call))
         return compute() if answer is None else answer(mistake, call.key, compute)
 
-    def _rerun(self, mistake: Mistake, call: Call) -> Any:
-        namespace = mistaken_reference(mistake.id, call.module)
-        if not call.stateful:  # memoised like the reference: a class makes the same calls again and again
-            from .reference import cache
-
+    def _rerun(self, mistake: Mistake, call: Call, namespace: dict | None = None) -> Any:
+        """``call`` rerun on the mistake's mistaken reference (or on ``namespace``, a patched reference)."""
+        namespace = namespace or mistaken_reference(mistake.id, call.module)
+        if not call.stateful:  # memoised: a class makes the same calls again and again
             function = getattr(namespace[call.module], call.function)
-            return cache().call(f"{mistake.id}:{call.module}.{call.function}", function, call.args, call.kwargs)
+            return mistaken.memo_call(f"{mistake.id}:{call.module}.{call.function}", function, call.args, call.kwargs,
+                                      call.digest)
         objects: dict[int, Any] = {}   # index of the creating call -> the mistaken reference's object
         result = None
         for earlier in self.calls[: call.index + 1]:

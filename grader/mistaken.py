@@ -6,16 +6,23 @@ mistakes of one module (``"a+b"``: two mistakes at once) are applied together. B
 """
 from __future__ import annotations
 
+import copy
+import hashlib
 import importlib
 import importlib.util
 import re
 import sys
+import threading
+import time
 import types
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Callable
 
 from . import mistakes
 from .mistakes.model import apply
+from .reference import _feed, _Uncacheable
 
 
 @lru_cache(maxsize=None)
@@ -28,21 +35,42 @@ def mistaken_reference(mistake_id: str, target: str | None = None) -> dict[str, 
     module = found[0][0]
     if any(owner != module for owner, _ in found):
         raise ValueError(f"{mistake_id}: mistakes applied together must patch one module")
+    return patched_reference(mistake_id, module, tuple(r for _, mistake in found for r in mistake.patch), target)
+
+
+_built = threading.local()   # CPU seconds this thread spent building mistaken references
+
+
+def built_seconds() -> float:
+    """CPU seconds this thread has spent building mistaken references (a diagnosis's budget leaves them out)."""
+    return getattr(_built, "seconds", 0.0)
+
+
+@lru_cache(maxsize=None)
+def patched_reference(name: str, module: str, patch: tuple, target: str | None = None) -> dict[str, types.ModuleType]:
+    """As :func:`mistaken_reference`, for any ``patch`` of solution module ``module`` (``name`` labels it: the
+    variants of ``grader.alternatives``)."""
+    started = time.thread_time()
+    try:
+        return _build(name, module, patch, target)
+    finally:
+        _built.seconds = built_seconds() + time.thread_time() - started
+
+
+def _build(name: str, module: str, patch: tuple, target: str | None) -> dict[str, types.ModuleType]:
     spec = importlib.util.find_spec(f"solutions.{module}")
-    source = Path(spec.origin).read_text(encoding="utf-8")
-    for _, mistake in found:
-        source = apply(source, mistake.patch, f"{mistake.id} on solutions/{module}.py")
-    namespace = {name: importlib.import_module(f"solutions.{name}") for name, _ in mistakes.registry().values()}
-    package = _private_package(mistake_id, Path(spec.origin).parent, namespace)
+    source = apply(Path(spec.origin).read_text(encoding="utf-8"), patch, f"{name} on solutions/{module}.py")
+    namespace = {other: importlib.import_module(f"solutions.{other}") for other, _ in mistakes.registry().values()}
+    package = _private_package(name, Path(spec.origin).parent, namespace)
     try:
         namespace[module] = _load(package, module, spec.origin,
-                                  compile(source, f"<{mistake_id}: solutions/{module}.py>", "exec"))
+                                  compile(source, f"<{name}: solutions/{module}.py>", "exec"))
         for user in mistakes.users_of_module(module):  # in curriculum order: what a user imports is loaded first
             if target is None or user == target or target in mistakes.users_of_module(user):
                 namespace[user] = _load(package, user, *_solution_code(user))
     finally:
-        for name in [name for name in sys.modules if name == package or name.startswith(package + ".")]:
-            del sys.modules[name]
+        for loaded in [loaded for loaded in sys.modules if loaded == package or loaded.startswith(package + ".")]:
+            del sys.modules[loaded]
     return namespace
 
 
@@ -72,3 +100,42 @@ def _private_package(mistake_id: str, folder: Path, namespace: dict[str, types.M
     for name, real in namespace.items():
         sys.modules[f"{package}.{name}"] = real
     return package
+
+
+MEMO_ENTRIES = 4096
+_memo: OrderedDict[bytes, Any] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+def call_digest(args: tuple, kwargs: dict) -> bytes | None:
+    """A digest of a call's arguments (None when they hold anything the reference's cache cannot key): computed once
+    per call, whatever number of mistakes are then tried on it."""
+    digest = hashlib.blake2b(digest_size=20)
+    try:
+        _feed(digest, args)
+        _feed(digest, sorted(kwargs.items()))
+    except _Uncacheable:
+        return None
+    return digest.digest()
+
+
+def memo_call(name: str, function: Callable, args: tuple, kwargs: dict, digest: bytes | None = None) -> Any:
+    """``function(*args, **kwargs)`` of a mistaken reference, memoised by a digest of the call like the reference's
+    own results (``grader.reference``), whatever it returns: a class asks the same mistakes of the same inputs,
+    and a heavy function (``train``) returns a tree of parameters the reference's cache does not keep. Results are
+    kept as deep copies (an input the check changes later cannot change them); at most :data:`MEMO_ENTRIES`, the
+    least recently used dropped first. ``digest``: the call's :func:`call_digest` when the caller has it."""
+    digest = call_digest(args, kwargs) if digest is None else digest
+    if digest is None:
+        return function(*args, **kwargs)
+    key = hashlib.blake2b(name.encode() + b"\0" + digest, digest_size=20).digest()
+    with _memo_lock:
+        if key in _memo:
+            _memo.move_to_end(key)
+            return _memo[key]
+    result = copy.deepcopy(function(*args, **kwargs))
+    with _memo_lock:
+        _memo[key] = result
+        while len(_memo) > MEMO_ENTRIES:
+            _memo.popitem(last=False)
+    return result

@@ -123,7 +123,7 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None, hold: bool = True
         result.blocked_by = _exercise_of(getattr(failure, "sibling", ""), spec.exercise)
         diagnosis = getattr(failure, "diagnosis", None)
         if diagnosis is None and not held:  # with wrong values held, the message speaks of the property alone
-            diagnosis = session.diagnose(failure)
+            diagnosis = session.diagnose_rank(failure, impl, session.diagnose(failure))
         if getattr(failure, "dtype_only", False) and not held:
             diagnosis = _promoting_dependency(spec.exercise, impl, reference) or diagnosis
         if diagnosis is not None:

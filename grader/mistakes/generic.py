@@ -7,7 +7,12 @@ found by mechanisms instead, so code nobody catalogued is still named:
 * an optional behaviour used where the call did not ask for it, or ignored where it did (a **setting**:
   ``grader.diagnose_setting``);
 * a **numpy error** raised by the student's code, explained from the shapes of the arrays named on the failing
-  line (``grader.diagnose_error``).
+  line (``grader.diagnose_error``);
+* values of the right shape that the reference explains once its result is read another way (only the leading
+  part of an axis right, the whole transposed: ``grader.diagnose_values``) or once the call is changed (the last
+  entries of an axis left out, the scores scaled by another size of the call: ``grader.diagnose_rerun``);
+* another known variant of a shared computation (another feature map, another RoPE pairing:
+  ``grader.alternatives``).
 
 Each family is a :class:`~grader.mistakes.model.Mistake` whose ``looks_like`` the mechanism rewrites for the
 call at hand (``dataclasses.replace``); its ``id`` is what the results carry. No family is a patch or has a
@@ -157,4 +162,49 @@ ERROR_OWN_ASSERT = Mistake(
     looks_like="an assert written in your own code failed",
     hint="Your assert states what you expected of the inputs; the call is a valid one, so which expectation "
          "is too narrow?",
+)
+
+# -- values of the right shape, explained by the reference itself -----------------------------------
+AXIS_TAIL_IGNORED = Mistake(
+    id="axis_tail_ignored",
+    functions=(),
+    looks_like="the leading part of an axis is right and its trailing part is not: the last entries were never "
+               "processed",
+    hint="Which loop walks along that axis? Count how many times it runs when the length is not a multiple of its "
+         "step, and which entries the last partial step holds.",
+)
+INPUT_TAIL_IGNORED = Mistake(
+    id="input_tail_ignored",
+    functions=(),
+    looks_like="the result is the right one for the call with the last entries of an axis left out",
+    hint="Which loop walks along that axis? Count how many times it runs when the length is not a multiple of its "
+         "step, and which entries the last partial step holds.",
+)
+VALUES_TRANSPOSED = Mistake(
+    id="values_transposed",
+    functions=(),
+    looks_like="the result is the right one transposed as a whole (its last two axes swapped, the shape being "
+               "square)",
+    hint="Write the shape of every intermediate array next to the line that makes it, with the meaning of each "
+         "axis: which product has its operands in the other order?",
+)
+SCALE_BY_OTHER_SIZE = Mistake(
+    id="scale_by_other_size",
+    functions=(),
+    looks_like="the scores were scaled by the square root of another size of the call",
+    hint="The scale keeps the spread of a dot product near 1; how many terms does each of those dot products "
+         "add up?",
+)
+OTHER_ALGORITHM = Mistake(
+    id="other_algorithm",
+    functions=(),
+    looks_like="the result is the one of another known variant of this computation",
+    hint="Compare the formula you implemented with the one in the docstring, piece by piece.",
+)
+SHAPE_RANK_DEPENDENT = Mistake(
+    id="shape_rank_dependent",
+    functions=(),
+    looks_like="the code works for one number of leading axes only",
+    hint="The leading axes can be any number: count axes from the end (-1, -2, -3), and let reshapes keep "
+         "x.shape[:-2] whatever its length.",
 )

@@ -260,6 +260,41 @@ def fraction(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "0/0"
 
 
+FAMILIES = (("+", "two mistakes at once"), ("shape_rank_dependent", "rank that works"), ("shape_", "shape"),
+            ("setting_", "settings"),
+            ("error_", "exception from the failing line"), ("dtype_changed", "dtype"),
+            ("axis_tail_ignored", "trailing part ignored"), ("input_tail_ignored", "trailing part ignored"),
+            ("scale_by_other_size", "scale by another size"), ("values_transposed", "transposed as a whole"),
+            ("other_algorithm", "another algorithm"))
+
+
+def mechanism_of(mistake_id: str, exercise: str) -> str:
+    """The diagnosis mechanism a carried id comes from: a generic family, the exercise's own catalogue, or a shared
+    piece's mistake (by concept)."""
+    from grader import mistakes
+
+    found = next((name for prefix, name in FAMILIES if prefix in mistake_id if prefix == "+" or
+                  mistake_id.startswith(prefix)), None)
+    if found is not None:
+        return found
+    if mistake_id in {m.id for m in mistakes.of_exercise(exercise)}:
+        return "own catalogue"
+    return "concept (shared piece)" if mistake_id in mistakes.all_mistakes() else "other"
+
+
+def mechanism_counts(report: Report) -> tuple[dict[str, int], dict[str, int]]:
+    """(mechanism -> buggy entries whose expected id it named, mechanism -> buggy entries it named anything in)."""
+    expected: dict[str, int] = {}
+    fired: dict[str, int] = {}
+    for o in report.buggy:
+        if o.named:
+            name = mechanism_of(o.entry.mistake, o.entry.exercise)
+            expected[name] = expected.get(name, 0) + 1
+        for name in {mechanism_of(i, o.entry.exercise) for i in o.graded.named.get(o.entry.exercise, set())}:
+            fired[name] = fired.get(name, 0) + 1
+    return expected, fired
+
+
 def format_report(report: Report, messages: int = 0) -> str:
     lines = [f"realistic corpus: {len(report.outcomes)} entries graded in {report.seconds:.1f} s "
              f"(reference at full marks: {'yes' if report.reference_full_marks else 'NO'})"]
@@ -287,6 +322,11 @@ def format_report(report: Report, messages: int = 0) -> str:
         lines.append(f"{exercise:<16} {sum(o.full_marks for o in ok):>4}/{len(ok):<5} {len(bad):>6} "
                      f"{sum(o.caught for o in bad):>7} {sum(o.named for o in bad):>6} "
                      f"{sum(o.cascade for o in mine):>15g}")
+    lines.append("")
+    expected, fired = mechanism_counts(report)
+    lines.append(f"{'mechanism':<34} {'named the expected id':>21} {'named something':>16}")
+    for name in sorted(set(expected) | set(fired), key=lambda n: (-expected.get(n, 0), n)):
+        lines.append(f"{name:<34} {expected.get(name, 0):>21} {fired.get(name, 0):>16}")
     lines.append("")
     not_full = [o for o in correct if not o.full_marks]
     if not_full:

@@ -88,3 +88,35 @@ def test_no_new_wrong_causes(report):
 def test_cascade_points_do_not_grow(report):
     # target (issue 11): 0 points lost in exercises that contain only correct code
     assert report.cascade_points <= CASCADE_CEILING, measure.format_report(report)
+
+
+def test_every_mechanism_is_counted_apart():
+    """The measure tool counts the named entries per mechanism: every generic family, the own catalogue and the
+    shared pieces' mistakes each have a name of their own."""
+    cases = {("input_tail_ignored", "tiled_attention"): "trailing part ignored",
+             ("axis_tail_ignored", "linear_attention"): "trailing part ignored",
+             ("scale_by_other_size", "attention"): "scale by another size",
+             ("values_transposed", "attention_backward"): "transposed as a whole",
+             ("other_algorithm", "linear_attention"): "another algorithm",
+             ("shape_transposed", "kv_cache"): "shape", ("shape_rank_dependent", "gqa"): "rank that works",
+             ("setting_applied", "attention"): "settings",
+             ("error_matmul_shapes", "multihead"): "exception from the failing line",
+             ("attention_no_scale+attention_mask_inverted", "attention"): "two mistakes at once",
+             ("attention_no_scale", "attention"): "own catalogue",
+             ("softmax_wrong_axis", "attention"): "concept (shared piece)"}
+    assert {case: measure.mechanism_of(*case) for case in cases} == cases
+
+
+def test_held_out_set_3_is_well_formed():
+    """Held-out set #3 (issue 21, round three): at least 34 buggy entries and 3 correct ones, at least 8 buggy ones in
+    part three, every exercise covered, every expected id defined (a catalogue entry or a generic family)."""
+    from grader import mistakes
+    from grader.mistakes import generic, of_module
+
+    entries = measure.load_corpus(Path(__file__).with_name("heldout3"))
+    buggy = [e for e in entries if e.mistake]
+    assert len(buggy) >= 34 and len(entries) - len(buggy) >= 3
+    assert len([e for e in buggy if e.exercise in ("layers", "block", "gpt", "sampling", "training")]) >= 8
+    assert {e.exercise for e in entries} == set(measure.exercise_modules())
+    known = set(mistakes.all_mistakes()) | {m.id for m in of_module(generic)}
+    assert {e.mistake for e in buggy} <= known, {e.mistake for e in buggy} - known
