@@ -190,6 +190,8 @@ class RemoteMethod:
 
 def wrap(transport: Transport, value: Any, label: str) -> Any:
     """Handles in a decoded value become :class:`RemoteObject`s."""
+    if type(value) is np.ndarray:  # most values, first
+        return value
     if isinstance(value, Handle):
         name = printable(value.type_name)  # the student's class name, shown in messages
         return RemoteObject(transport, value, label if name in label else name)
@@ -204,6 +206,8 @@ def wrap(transport: Transport, value: Any, label: str) -> Any:
 
 def unwrap(value: Any) -> Any:
     """Arguments: remote objects travel back as their handles."""
+    if type(value) is np.ndarray:  # most arguments, first
+        return value
     if isinstance(value, RemoteObject):
         return object.__getattribute__(value, "_handle")
     if isinstance(value, tuple):
