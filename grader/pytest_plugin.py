@@ -20,6 +20,7 @@ NO_SUCH_DIR = "attnkit: --impl {path}: no such directory; pass the folder that h
 SCORE_LINE = "attnkit score: {score:g} / {max_score:g} points"
 EXERCISE_LINE = "  {exercise:<16} {score:>5g} / {max_score:<5g} ({passed}/{total} checks)"
 POINTS_MARKER = "points(n): the points an attnkit check is worth (set from @check)"
+SANDBOX = pytest.StashKey["Sandbox"]()  # the plugin's state on the config: one zygote and workspace per run
 PRINTED_SECTION = "printed by the student's code"
 
 
@@ -39,7 +40,7 @@ def pytest_configure(config):
         raise pytest.UsageError(NO_SUCH_DIR.format(path=impl))
     if config.args_source != pytest.Config.ArgsSource.ARGS:  # no paths given: run the checks only
         config.args[:] = [str(CHECKS_DIR)]
-    config.attnkit_sandbox = Sandbox(config)
+    config.stash[SANDBOX] = Sandbox(config)
 
 
 def _is_check_file(config, file_path: Path) -> bool:
@@ -90,7 +91,7 @@ class CheckItem(pytest.Item):
         from grader.results import Status
         from grader.runner import execute
 
-        zygote, workspace = self.session.config.attnkit_sandbox()
+        zygote, workspace = self.session.config.stash[SANDBOX]()
         impl = zygote.implementation(workspace, self.spec.exercise)
         try:
             self.result = execute(self.spec, impl)
@@ -159,7 +160,7 @@ def pytest_runtest_makereport(item, call):
 
 
 def pytest_unconfigure(config):
-    sandbox = getattr(config, "attnkit_sandbox", None)
+    sandbox = config.stash.get(SANDBOX, None)
     if sandbox is not None:
         sandbox.close()
 
