@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.sandbox import defaults
+
 CHECKS_DIR = Path(__file__).resolve().parent / "checks"
 IMPL_HELP = "run the attnkit checks on the implementation in DIR (e.g. exercises or solutions)"
 NO_SUCH_DIR = "attnkit: --impl {path}: no such directory; pass the folder that holds your softmax.py, attention.py, ..."
@@ -27,8 +29,9 @@ PRINTED_SECTION = "printed by the student's code"
 def pytest_addoption(parser):
     group = parser.getgroup("attnkit")
     group.addoption("--impl", action="store", default=None, metavar="DIR", help=IMPL_HELP)
-    group.addoption("--attnkit-timeout", action="store", type=float, default=10.0, metavar="S",
-                    help="wall-clock seconds allowed per call into the implementation (default 10)")
+    group.addoption("--attnkit-timeout", action="store", type=float, default=defaults.TIMEOUT_SECONDS, metavar="S",
+                    help="wall-clock seconds allowed per call into the implementation "
+                         f"(default {defaults.TIMEOUT_SECONDS:g})")
 
 
 def pytest_configure(config):

@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from grader.sandbox import defaults
+
 NO_IMPL = ("attnkit check: no folder {path}. Run this inside your attnkit folder (the one holding exercises/), "
            "or name your folder with --impl DIR.")
 UNKNOWN_EXERCISE = "attnkit check: unknown exercise {name!r}; the exercises are: {known}"
@@ -24,8 +26,8 @@ def add_arguments(parser) -> None:
 
     parser.add_argument("exercises", nargs="*", metavar="EXERCISE", help="only these exercises (default: all)")
     parser.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
-    parser.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
-                        help="seconds per call (default 10)")
+    parser.add_argument("--timeout", type=positive_seconds, default=defaults.TIMEOUT_SECONDS, metavar="S",
+                        help=f"seconds per call (default {defaults.TIMEOUT_SECONDS:g})")
     parser.add_argument("--all", action="store_true", dest="every",
                         help="show every failing check, not only the first of each exercise")
 
@@ -34,7 +36,7 @@ def run(args) -> int:
     return main(args.exercises, args.impl, args.timeout, every=args.every)
 
 
-def main(exercises: list[str] | None = None, impl: str | Path = "exercises", timeout: float = 10.0,
+def main(exercises: list[str] | None = None, impl: str | Path = "exercises", timeout: float = defaults.TIMEOUT_SECONDS,
          out=None, every: bool = False) -> int:
     """Check ``impl`` (all exercises, or the ones named); returns the exit status."""
     out = out or sys.stdout

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from attnkit import atomic
+from grader.sandbox import defaults
 
 from . import progress as progress_view
 from . import records, scratch, summary
@@ -54,8 +55,9 @@ class UserError(Exception):
     """A mistake in how the command was called: printed as one line, exit status 2."""
 
 
-def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float = 10.0, memory_mb: int = 2048,
-         progress: bool | None = None, *, student_timeout: float = STUDENT_SECONDS, stdout=None, stderr=None,
+def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float = defaults.TIMEOUT_SECONDS,
+         memory_mb: int = defaults.MEMORY_MB, progress: bool | None = None, *,
+         student_timeout: float = STUDENT_SECONDS, stdout=None, stderr=None,
          exercises: tuple[str, ...] | None = None, pictures: bool = True) -> int:
     """Grade every submission in ``submissions`` into ``out``; returns the exit status.
 

@@ -20,6 +20,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from grader.sandbox import defaults
+
 STUDENT = "submission"
 SCHEMA_PATH = Path(__file__).with_name("results_schema.json")
 NO_SUBMISSION = "attnkit gradescope run: no submission folder at {path} (is --root / ATTNKIT_GRADESCOPE_ROOT right?)"
@@ -61,7 +63,7 @@ def validate(results: dict) -> None:
     jsonschema.validate(results, json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
 
 
-def run(root: Path, timeout: float = 10.0, memory_mb: int = 2048, out=None) -> int:
+def run(root: Path, timeout: float = defaults.TIMEOUT_SECONDS, memory_mb: int = defaults.MEMORY_MB, out=None) -> int:
     """Grade ``root/submission`` into ``root/results/results.json``; returns the exit status."""
     import sys
 

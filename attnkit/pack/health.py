@@ -10,6 +10,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.sandbox import defaults
+
 STUB_MESSAGE = "implement "  # how every stub's NotImplementedError starts (attnkit.release.stubs)
 
 
@@ -47,7 +49,7 @@ def _raises_stub(function: ast.AST) -> bool:
     return False
 
 
-def examine(impl: Path, modules: dict[str, str], timeout: float = 10.0) -> Health:
+def examine(impl: Path, modules: dict[str, str], timeout: float = defaults.TIMEOUT_SECONDS) -> Health:
     """``modules``: exercise id -> module name, for the modules of ``impl`` being packed."""
     from grader.sandbox.spawner import Limits, Zygote
     from grader.sandbox.workspace import Workspace

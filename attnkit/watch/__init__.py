@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from grader.sandbox import defaults
+
 WATCHING = "attnkit watch: watching {path} (Ctrl-C stops). Save a file to check the exercises that use it."
 FIRST = "\n--- {clock}: checking every exercise"
 CHANGED = "\n--- {names} changed at {clock}: checking {exercises}"
@@ -42,15 +44,15 @@ def add_arguments(parser) -> None:
     from attnkit.arguments import positive_seconds
 
     parser.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
-    parser.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
-                        help="seconds per call (default 10)")
+    parser.add_argument("--timeout", type=positive_seconds, default=defaults.TIMEOUT_SECONDS, metavar="S",
+                        help=f"seconds per call (default {defaults.TIMEOUT_SECONDS:g})")
 
 
 def run(args) -> int:
     return main(args.impl, args.timeout)
 
 
-def main(impl: str | Path = "exercises", timeout: float = 10.0, interval: float = 0.5, out=None,
+def main(impl: str | Path = "exercises", timeout: float = defaults.TIMEOUT_SECONDS, interval: float = 0.5, out=None,
          rounds: int | None = None, sleep: Callable[[float], None] = time.sleep) -> int:
     """Watch ``impl``; ``rounds`` (for tests) stops after that many polls."""
     out = out or sys.stdout

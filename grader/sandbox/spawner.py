@@ -16,15 +16,15 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import shared
+from . import defaults, shared
 from .callbacks import Siblings
 from .launch import Launched, launch
 from .proxy import Implementation
 from .scrub import machine_paths
 from .workspace import Workspace
 
-DEFAULT_TIMEOUT = 10.0
-DEFAULT_MEMORY = 2 << 30       # RLIMIT_AS of a child: 2 GiB
+DEFAULT_TIMEOUT = defaults.TIMEOUT_SECONDS
+DEFAULT_MEMORY = defaults.MEMORY_MB << 20  # RLIMIT_AS of a child
 OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files): 1 MiB, the hard backstop
 PRINT_LIMIT = 256 << 10        # what a child's print / sys.stdout / sys.stderr keep; the rest is discarded
 STUDENT_SECONDS = 60.0         # default time budget of one submission (all its requests)
