@@ -23,6 +23,7 @@ from .blame import blame_callers, blockers
 from .checks.marks import PROPERTIES
 from .compare import CheckFailed, values_held
 from .diagnosis import Session
+from .lanes import in_lanes
 from .reference import reference as reference_solutions
 from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
 from .sandbox import errors
@@ -194,7 +195,7 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
                  started: Implementation | None = None) -> ExerciseResult:
     """Run every check of ``exercise``; a fresh ``make_impl(exercise)`` after a child dies. ``keep_printed``:
     keep what the student's code printed (``ExerciseResult.printed``); ``started``: its first child, started
-    ahead of it (:func:`in_lanes`)."""
+    ahead of it (:func:`grader.lanes.in_lanes`)."""
     curriculum.get(exercise)  # KeyError with the known ids for a typo
     impl = started
     outcome = ExerciseResult(exercise)
@@ -306,7 +307,8 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
         if lanes > 1 and own_siblings and len(chosen) > 1:
             reference_solutions()
             workspace.spent.update(dict.fromkeys(chosen, 0.0))  # no key is added while the lanes sum them
-            done = in_lanes(run_one, chosen, lanes, start=make_impl)
+            heavy_first = sorted(chosen, key=lambda exercise: not any(spec.heavy for spec in discover(exercise)))
+            done = in_lanes(run_one, tuple(heavy_first), lanes, start=make_impl)
             results = [done[exercise] for exercise in chosen]
         for exercise in chosen[len(results):]:
             results.append(run_one(exercise))
@@ -318,57 +320,6 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
     if not own_siblings:
         sibling_notes(results)
     return results
-
-
-def in_lanes(run_one: Callable[..., ExerciseResult], exercises: tuple[str, ...], lanes: int,
-             start: Callable[[str], Implementation] | None = None) -> dict[str, ExerciseResult]:
-    """``{exercise: run_one(exercise, started)}``, run by ``lanes`` threads taking the next exercise as they finish
-    one; the exercises with a heavy check first, so that the other lanes do the rest meanwhile. With ``start``,
-    the child of the next exercise in line is started (``start(exercise)``, by one more thread) while the lanes
-    work, and handed to the lane that takes that exercise as ``started``. An exception in a lane (a trusted-side
-    failure: checks never raise) stops the others after their exercise and is raised here."""
-    import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
-
-    waiting = sorted(exercises, key=lambda exercise: not any(spec.heavy for spec in discover(exercise)))
-    taking = threading.Lock()
-    done: dict[str, ExerciseResult] = {}
-    failures: list[BaseException] = []
-    ahead: dict[str, Future] = {}  # children started for exercises no lane has taken yet
-    starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnkit-start") if start else None
-
-    def take() -> tuple[str | None, Future | None]:
-        with taking:
-            if not waiting:
-                return None, None
-            exercise = waiting.pop(0)
-            if starter is not None and waiting and not failures:
-                ahead[waiting[0]] = starter.submit(start, waiting[0])
-            return exercise, ahead.pop(exercise, None)
-
-    def lane() -> None:
-        while not failures:
-            exercise, started = take()
-            if exercise is None:
-                return
-            try:
-                done[exercise] = run_one(exercise, started.result() if started else None)
-            except BaseException as failure:  # noqa: B902 - handed to the caller's thread
-                failures.append(failure)
-
-    threads = [threading.Thread(target=lane, name=f"attnkit-lane-{index}", daemon=True) for index in range(lanes)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if starter is not None:
-        starter.shutdown(wait=True)
-        for started in ahead.values():  # started for an exercise no lane took (a lane failed)
-            if started.exception() is None:
-                started.result().transport.close()
-    if failures:
-        raise failures[0]
-    return done
 
 
 def modules_dir_of(path) -> Path:

@@ -1,12 +1,16 @@
 """``attnkit check`` checks two exercises at once: the same results as one at a time, in the curriculum's order,
-and a table whose columns line up whatever the length of the exercise ids."""
+and a table whose columns line up whatever the length of the exercise ids; the next exercise's child is started
+while the lanes work, and closed when no lane takes its exercise."""
 import io
 import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from attnkit import check
 from grader import curriculum
+from grader.lanes import in_lanes
 from grader.runner import run_submission
 from grader.sandbox.spawner import Limits, Zygote
 
@@ -39,3 +43,44 @@ def test_the_table_columns_line_up():
     assert len(rows) == len(curriculum.ids()) + 1
     assert max(curriculum.ids(), key=len) in out.getvalue()
     assert len({line.index("/") for line in rows}) == 1, rows
+
+
+class FakeTransport:
+    def __init__(self, exercise, closed):
+        self.exercise, self.closed = exercise, closed
+
+    def close(self):
+        self.closed.append(self.exercise)
+
+
+class FakeImpl:
+    def __init__(self, exercise, closed):
+        self.transport = FakeTransport(exercise, closed)
+
+
+def test_the_next_exercises_child_is_started_ahead_and_handed_to_the_lane_that_takes_it():
+    started, closed, given = [], [], {}
+
+    def start(exercise):
+        started.append(exercise)
+        return FakeImpl(exercise, closed)
+
+    def run_one(exercise, impl=None):
+        given[exercise] = impl.transport.exercise if impl is not None else None
+        return exercise.upper()
+
+    order = ("c", "a", "b", "d")
+    assert in_lanes(run_one, order, 2, start=start) == {e: e.upper() for e in order}
+    assert sorted(started) == ["a", "b", "d"]  # every exercise but the first taken, once
+    assert given == {"c": None, "a": "a", "b": "b", "d": "d"} and closed == []
+
+
+def test_a_child_started_for_an_exercise_no_lane_takes_is_closed():
+    closed = []
+
+    def run_one(exercise, impl=None):
+        raise RuntimeError(f"the grader failed in {exercise}")
+
+    with pytest.raises(RuntimeError, match="the grader failed in a"):
+        in_lanes(run_one, ("a", "b"), 1, start=lambda exercise: FakeImpl(exercise, closed))
+    assert closed == ["b"]
