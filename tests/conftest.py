@@ -1,9 +1,14 @@
 """Run on both cores: ``scripts/test.sh`` starts two pytest-xdist workers. Each worker keeps to a core of its
 own (the grader pins a grading process to the first core it may use, so two unpinned workers grading at once
-would share one core and leave the other idle)."""
+would share one core and leave the other idle), and the tests sharing an expensive fixture share a worker
+(worker_groups.py)."""
 from __future__ import annotations
 
 import os
+
+import pytest
+
+from tests import worker_groups
 
 
 def pytest_configure(config):
@@ -13,3 +18,9 @@ def pytest_configure(config):
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) > 1:
         os.sched_setaffinity(0, {cpus[int(worker[2:]) % len(cpus)]})
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
+        worker_groups.assign(items, pytest.mark.xdist_group)
