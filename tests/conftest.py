@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
-from tests import worker_groups
+from tests.worker_groups import pytest_collection_modifyitems  # noqa: F401  (a hook: groups for xdist)
 
 
 def pytest_configure(config):
@@ -18,9 +16,3 @@ def pytest_configure(config):
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) > 1:
         os.sched_setaffinity(0, {cpus[int(worker[2:]) % len(cpus)]})
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
-def pytest_collection_modifyitems(config, items):
-    if os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
-        worker_groups.assign(items, pytest.mark.xdist_group)

@@ -2,6 +2,8 @@
 slow groups are taken first (collected with pytester, in process: real items and real fixture definitions)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests import worker_groups
@@ -84,3 +86,37 @@ def test_fixtures_outside_the_tree_make_no_group(items, monkeypatch):
     monkeypatch.setattr(worker_groups, "TREE", "tests.")
     worker_groups.assign(items, pytest.mark.xdist_group)
     assert [group_of(item) for item in items] == [None] * len(items)
+
+
+
+INNER_CONFTEST = """
+from tests import worker_groups
+from tests.worker_groups import pytest_collection_modifyitems  # noqa: F401
+
+worker_groups.TREE = ("conftest", "test_")
+"""
+INNER_SHARED = """
+import os
+
+import pytest
+
+@pytest.fixture(scope="module")
+def shared():
+    with open("builds.txt", "a") as handle:
+        handle.write(os.environ["PYTEST_XDIST_WORKER"] + "\\n")
+
+@pytest.mark.parametrize("number", range(12))
+def test_uses_shared(number, shared):
+    pass
+"""
+
+
+def test_two_workers_build_a_shared_fixture_once(pytester, monkeypatch):
+    """Through xdist itself, two workers: without the groups, or with groups the controller never sees (pytest 9.2
+    with xdist 3.8, see worker_groups.tag), the twelve tests using ``shared`` are spread and both workers build it."""
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
+    pytester.makeconftest(INNER_CONFTEST)
+    pytester.makepyfile(test_shared=INNER_SHARED, test_other="".join(f"def test_{i}(): pass\n" for i in range(12)))
+    result = pytester.runpytest_subprocess("-p", "xdist", "-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder")
+    result.assert_outcomes(passed=24)
+    assert (pytester.path / "builds.txt").read_text().split() in (["gw0"], ["gw1"]), result.outlines
