@@ -1,9 +1,12 @@
 """Run on both cores: ``scripts/test.sh`` starts two pytest-xdist workers. Each worker keeps to a core of its
 own (the grader pins a grading process to the first core it may use, so two unpinned workers grading at once
-would share one core and leave the other idle)."""
+would share one core and leave the other idle), and the tests sharing an expensive fixture share a worker
+(worker_groups.py)."""
 from __future__ import annotations
 
 import os
+
+from tests.worker_groups import pytest_collection_modifyitems  # noqa: F401  (a hook: groups for xdist)
 
 
 def pytest_configure(config):

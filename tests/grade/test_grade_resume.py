@@ -10,8 +10,22 @@ import sys
 import tempfile
 import time
 
+import pytest
+
 from attnkit.grade import main, records
-from tests.grade.gradekit import REPO, SOLUTIONS, build_class, copy_modules, run_cli
+from tests.grade.gradekit import REPO, build_class, run_cli
+
+pytestmark = pytest.mark.slow
+CLASS = 6  # build_class's students
+
+
+def graded_copy(graded, tmp_path):
+    """The class and its output folder as the session's ``graded`` run left them (jobs 2, timeout 2): what
+    ``grade(class_dir, out, jobs=2)`` writes, without grading the class again."""
+    assert graded["status"] == 0, graded["stderr"]
+    shutil.copytree(graded["submissions"], tmp_path / "class", symlinks=True)
+    shutil.copytree(graded["out"], tmp_path / "out")
+    return tmp_path / "class", tmp_path / "out"
 
 
 def grade(root, out, **kw):
@@ -19,9 +33,8 @@ def grade(root, out, **kw):
         return main(root, out, timeout=2, progress=False, stdout=null, stderr=null, **kw)
 
 
-def test_rerun_skips_up_to_date_and_regrades_changes(tmp_path, class_dir, monkeypatch):
-    out = tmp_path / "out"
-    assert grade(class_dir, out, jobs=2) == 0
+def test_rerun_skips_up_to_date_and_regrades_changes(tmp_path, graded, monkeypatch):
+    class_dir, out = graded_copy(graded, tmp_path)
     marks = {p.name: p.stat().st_mtime_ns for p in (out / ".attnkit").glob("*.json")}
     grades = (out / "grades.csv").read_text()
     result = run_cli(str(class_dir), "--out", str(out), "--timeout", "2")
@@ -42,9 +55,8 @@ def test_rerun_skips_up_to_date_and_regrades_changes(tmp_path, class_dir, monkey
     assert all(p.stat().st_mtime_ns != marks[p.name] for p in (out / ".attnkit").glob("*.json"))
 
 
-def test_half_written_record_is_regraded(tmp_path, class_dir):
-    out = tmp_path / "out"
-    assert grade(class_dir, out, jobs=2) == 0
+def test_half_written_record_is_regraded(tmp_path, graded):
+    class_dir, out = graded_copy(graded, tmp_path)
     (out / ".attnkit" / "bob.json").write_text('{"student": "bob", "submission')  # torn (not our writer)
     (out / ".attnkit" / ".carol.json.x.tmp").write_text("left by a crash")
     (out / "frank.json").unlink()
@@ -54,12 +66,11 @@ def test_half_written_record_is_regraded(tmp_path, class_dir):
     assert list(out.rglob("*.tmp")) == []
 
 
-def test_kill_9_then_rerun_matches_uninterrupted(tmp_path):
-    root = build_class(tmp_path / "class")
-    for i in range(10):
-        copy_modules(SOLUTIONS, root / f"extra{i:02d}")
-    reference = tmp_path / "reference"
-    assert grade(root, reference, jobs=2) == 0
+def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, graded):
+    """Killed as soon as its first result appears (jobs 1: the other five students take far longer), the run is
+    interrupted; the re-run grades the rest and writes what an uninterrupted run writes."""
+    root, reference = graded["submissions"], graded["out"]
+    assert graded["status"] == 0, graded["stderr"]
 
     out = tmp_path / "out"
     before = set(glob.glob(os.path.join(tempfile.gettempdir(), "attnkit-*")))
@@ -88,8 +99,6 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path):
 
 def test_ctrl_c_stops_keeps_results_and_says_how_to_resume(tmp_path):
     root = build_class(tmp_path / "class")
-    for i in range(10):
-        copy_modules(SOLUTIONS, root / f"extra{i:02d}")
     out = tmp_path / "out"
     process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs", "2",
                                 "--timeout", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -108,6 +117,6 @@ def test_ctrl_c_stops_keeps_results_and_says_how_to_resume(tmp_path):
     assert list(out.rglob("*.tmp")) == []
     result = run_cli(str(root), "--out", str(out), "--timeout", "2")
     assert result.returncode == 0, result.stderr
-    assert f"{len(kept)} of 16 submissions up to date" in result.stderr or len(kept) == 16
+    assert f"{len(kept)} of {CLASS} submissions up to date" in result.stderr or len(kept) == CLASS
     assert all((out / ".attnkit" / name).stat().st_mtime_ns == mtime for name, mtime in kept.items())
-    assert len((out / "grades.csv").read_text().splitlines()) == 17
+    assert len((out / "grades.csv").read_text().splitlines()) == CLASS + 1

@@ -15,6 +15,7 @@ from grader.mistakes.model import apply
 from grader.results import Status
 from tests.grader.graderkit import copy_solutions, run
 
+pytestmark = pytest.mark.slow
 PAIRS = [(exercise.id, mistake) for exercise in curriculum.exercises() for mistake in reaching(exercise.module)]
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from tests.realworld import measure
 
+pytestmark = pytest.mark.slow
 NEW_MISTAKES = Path(__file__).with_name("NEW_MISTAKES.md")
 
 # Correct entries the kit does not give full marks today, and why (target: none).

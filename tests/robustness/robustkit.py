@@ -64,9 +64,9 @@ def build_class(root: Path) -> Path:
     return root
 
 
-def grade_command(submissions: Path, out: Path, jobs: int = 2) -> list[str]:
+def grade_command(submissions: Path, out: Path, jobs: int = 2, *extra) -> list[str]:
     return [sys.executable, "-m", "attnkit.grade", str(submissions), "--out", str(out), "--jobs", str(jobs),
-            "--timeout", "10", "--no-progress"]
+            "--timeout", "10", "--no-progress", *extra]
 
 
 @contextmanager
