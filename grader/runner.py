@@ -307,8 +307,7 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
         if lanes > 1 and own_siblings and len(chosen) > 1:
             reference_solutions()
             workspace.spent.update(dict.fromkeys(chosen, 0.0))  # no key is added while the lanes sum them
-            heavy_first = sorted(chosen, key=lambda exercise: not any(spec.heavy for spec in discover(exercise)))
-            done = in_lanes(run_one, tuple(heavy_first), lanes, start=make_impl)
+            done = in_lanes(run_one, longest_first(chosen), lanes, start=make_impl)
             results = [done[exercise] for exercise in chosen]
         for exercise in chosen[len(results):]:
             results.append(run_one(exercise))
@@ -320,6 +319,15 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
     if not own_siblings:
         sibling_notes(results)
     return results
+
+
+def longest_first(exercises: tuple[str, ...]) -> tuple[str, ...]:
+    """The order the lanes take ``exercises`` in, longest first so that the short ones fill the lanes' ends: those
+    with a heavy check (a memory check at n in the thousands), then the later ones of the curriculum before the
+    earlier (a later exercise runs more code: a model built of the blocks, layers and attention before it)."""
+    position = {exercise: index for index, exercise in enumerate(curriculum.ids())}
+    return tuple(sorted(exercises, key=lambda exercise: (not any(spec.heavy for spec in discover(exercise)),
+                                                         -position[exercise])))
 
 
 def modules_dir_of(path) -> Path:
