@@ -52,9 +52,11 @@ def variants(args: tuple, kwargs: dict, names: dict | None = None) -> list[tuple
     return runs
 
 
-def _right(got: Any, expected: Any) -> bool:
+def agrees(got: Any, expected: Any) -> bool:
+    """``got`` equals ``expected`` (arrays, or tuples of them) within the default tolerance of its dtype: what a
+    rerun at another rank is judged by."""
     if isinstance(expected, tuple):
-        return isinstance(got, tuple) and len(got) == len(expected) and all(map(_right, got, expected))
+        return isinstance(got, tuple) and len(got) == len(expected) and all(map(agrees, got, expected))
     if not isinstance(expected, np.ndarray) or not isinstance(got, np.ndarray) or got.shape != expected.shape:
         return False
     return matches(got, expected, *tolerance_for(expected.dtype))
@@ -73,7 +75,7 @@ def explain(student: Any, reference: Any, args: tuple, kwargs: dict, names: dict
             got = student(*new_args, **new_kwargs)
         except Exception:  # the student's code raised there too (reported by the sandbox): no evidence
             continue
-        if _right(got, expected):
+        if agrees(got, expected):
             shown = ", ".join(f"{name} of shape {_shown(shape)}" for name, shape in shapes.items())
             works.append(f"{word} ({shown})")
     if not works:

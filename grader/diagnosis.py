@@ -36,6 +36,7 @@ import numpy as np
 
 from . import diagnose_beyond, diagnose_error, diagnose_setting, diagnose_shape, mistaken, mistakes
 from .compare import CheckFailed, explains
+from .digest import call_digest
 from .mistaken import mistaken_reference
 from .mistakes import generic
 from .mistakes.model import Mistake
@@ -64,8 +65,8 @@ class Call:
 
     @cached_property
     def digest(self) -> bytes | None:
-        """The arguments' digest, for the memo of mistaken results (``grader.mistaken.call_digest``)."""
-        return mistaken.call_digest(self.args, self.kwargs)
+        """The arguments' digest, for the memo of mistaken results (``grader.mistaken.memo_call``)."""
+        return call_digest(self.args, self.kwargs)
 
 
 class RefObject:

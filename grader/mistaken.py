@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import mistakes
+from .digest import call_digest
 from .mistakes.model import apply
-from .reference import _feed, _Uncacheable
 
 
 @lru_cache(maxsize=None)
@@ -105,18 +105,6 @@ def _private_package(mistake_id: str, folder: Path, namespace: dict[str, types.M
 MEMO_ENTRIES = 4096
 _memo: OrderedDict[bytes, Any] = OrderedDict()
 _memo_lock = threading.Lock()
-
-
-def call_digest(args: tuple, kwargs: dict) -> bytes | None:
-    """A digest of a call's arguments (None when they hold anything the reference's cache cannot key): computed once
-    per call, whatever number of mistakes are then tried on it."""
-    digest = hashlib.blake2b(digest_size=20)
-    try:
-        _feed(digest, args)
-        _feed(digest, sorted(kwargs.items()))
-    except _Uncacheable:
-        return None
-    return digest.digest()
 
 
 def memo_call(name: str, function: Callable, args: tuple, kwargs: dict, digest: bytes | None = None) -> Any:

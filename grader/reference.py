@@ -10,7 +10,6 @@ The cache holds at most :data:`CACHE_BYTES` of results (least recently used drop
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
 import inspect
 import threading
@@ -23,36 +22,9 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from . import curriculum
+from .digest import call_digest
 
 CACHE_BYTES = 256 * 2**20
-
-
-class _Uncacheable(Exception):
-    pass
-
-
-def _feed(digest, value: Any) -> None:
-    """Add a canonical encoding of ``value`` to ``digest``; :class:`_Uncacheable` for anything else."""
-    if isinstance(value, np.ndarray) and type(value) is np.ndarray and value.dtype.kind in "biuf":
-        digest.update(f"a{value.dtype.str}{value.shape}".encode())
-        digest.update(np.ascontiguousarray(value).data)
-    elif value is None or type(value) in (bool, int, float, str):
-        digest.update(f"s{type(value).__name__}:{value!r};".encode())
-    elif isinstance(value, np.generic) and value.dtype.kind in "biuf":
-        digest.update(f"g{value.dtype.str}:{value!r};".encode())
-    elif type(value) in (tuple, list):
-        digest.update(f"{type(value).__name__}{len(value)}(".encode())
-        for item in value:
-            _feed(digest, item)
-        digest.update(b")")
-    elif type(value) is dict and all(type(key) is str for key in value):
-        digest.update(f"dict{len(value)}(".encode())
-        for key, item in value.items():
-            _feed(digest, key)
-            _feed(digest, item)
-        digest.update(b")")
-    else:
-        raise _Uncacheable
 
 
 def _arrays(value: Any) -> list[np.ndarray]:
@@ -102,13 +74,9 @@ class ResultCache:
             result = function(*args, **kwargs)
             frozen = _frozen(result, _arrays(args) + _arrays(list(kwargs.values())))
             return result if frozen is None else frozen
-        digest = hashlib.blake2b(name.encode(), digest_size=20)
-        try:
-            _feed(digest, args)
-            _feed(digest, sorted(kwargs.items()))
-        except _Uncacheable:
+        key = call_digest(args, kwargs, name)
+        if key is None:
             return function(*args, **kwargs)
-        key = digest.digest()
         with self._lock:
             found = self.entries.get(key)
             if found is not None:

@@ -1,7 +1,7 @@
 """Classic linear-attention mistakes: the feature map, the normaliser and the causal running sums."""
 from __future__ import annotations
 
-from .model import Mistake, modifies_input
+from .model import Alternatives, Mistake, modifies_input
 
 FEATURE = "return np.where(x > 0, x + 1, np.exp(np.minimum(x, 0)))"
 BOTH = ("elu_feature_map", "linear_attention")
@@ -81,3 +81,14 @@ FULL_MATRIX = Mistake(
 MODIFIES_INPUT = modifies_input(
     "linear_attention", ("elu_feature_map", "linear_attention"), "V",
     "    return numerator / (denominator + eps)")
+
+
+FEATURE_MAP = "np.where(x > 0, x + 1, np.exp(np.minimum(x, 0)))"  # the reference's line computing elu(x) + 1
+ALTERNATIVES = Alternatives("the feature map of linear attention (elu(x) + 1)", (
+    ("relu", ((FEATURE_MAP, "np.maximum(x, 0)"),), "the feature map was ReLU (max(x, 0)) instead of elu(x) + 1"),
+    ("relu_plus_one", ((FEATURE_MAP, "np.maximum(x, 0) + 1"),), "the feature map was ReLU + 1 instead of elu(x) + 1"),
+    ("exp", ((FEATURE_MAP, "np.exp(x)"),), "the feature map was exp(x) instead of elu(x) + 1"),
+    ("identity", ((FEATURE_MAP, "x"),), "no feature map was applied (phi(x) = x) instead of elu(x) + 1"),
+    ("softplus", ((FEATURE_MAP, "np.logaddexp(0, x)"),),
+     "the feature map was softplus (log(1 + exp(x))) instead of elu(x) + 1"),
+))

@@ -49,6 +49,15 @@ class Mistake:
         return self.mutant or self.patch
 
 
+@dataclass(frozen=True)
+class Alternatives:
+    """Known other ways public code computes a piece of an exercise's reference (``grader.alternatives``): what the
+    piece is, and each alternative's (name, patch of the reference's line, what the student's value looks like)."""
+
+    what: str
+    variants: tuple[tuple[str, Replacements, str], ...]
+
+
 class PatchError(ValueError):
     """A patch whose ``old`` text does not occur exactly once in the source it patches."""
 

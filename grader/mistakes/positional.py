@@ -1,7 +1,7 @@
 """Classic positional-encoding mistakes: sinusoidal tables and rotary embeddings (RoPE)."""
 from __future__ import annotations
 
-from .model import Mistake, modifies_input
+from .model import Alternatives, Mistake, modifies_input
 
 SIN = "encoding[:, 0::2] = np.sin(angles)"
 COS = "encoding[:, 1::2] = np.cos(angles[:, : d_model // 2])"
@@ -119,3 +119,30 @@ FLOAT32_TABLES = Mistake(
 MODIFIES_INPUT = modifies_input(
     "positional", ("apply_rope",), "x",
     "    return rotated")
+
+
+# the reference's lines that take RoPE's pairs (2i, 2i+1) and write them back rotated
+ROPE_GATHER = "x_even, x_odd = x[..., 0::2], x[..., 1::2]"
+ROPE_WRITE = ("rotated = np.empty_like(x)\n    rotated[..., 0::2] = x_even * cos - x_odd * sin\n"
+              "    rotated[..., 1::2] = x_even * sin + x_odd * cos")
+TWICE = "np.concatenate([{0}, {0}], axis=-1)"
+REPEATED = "np.repeat({0}, 2, axis=-1)"
+ALTERNATIVES = Alternatives("the pairing of features in RoPE (interleaved pairs 2i, 2i+1)", (
+    ("gather_interleaved_write_halves", ((ROPE_WRITE, (
+        "rotated = np.empty_like(x)\n    rotated[..., : d // 2] = x_even * cos - x_odd * sin\n"
+        "    rotated[..., d // 2:] = x_even * sin + x_odd * cos")),),
+     "two RoPE conventions were mixed: the pairs were taken interleaved (2i, 2i+1) but written back as two halves"),
+    ("gather_halves_write_interleaved", ((ROPE_GATHER, "x_even, x_odd = x[..., : d // 2], x[..., d // 2:]"),),
+     "two RoPE conventions were mixed: the pairs were taken as two halves (i, i + d/2) but written back "
+     "interleaved"),
+    ("interleaved_with_rotate_half", ((ROPE_WRITE, (
+        f"rotated = x * {TWICE.format('cos')} + np.concatenate([-x_odd, x_even], axis=-1) * "
+        f"{TWICE.format('sin')}")),),
+     "two RoPE conventions were mixed: the pairs were taken interleaved but rotated with 'rotate half' "
+     "(concatenated halves, each angle's table written twice one after the other)"),
+    ("halves_with_repeated_table", ((ROPE_WRITE, (
+        f"rotated = x * {REPEATED.format('cos')} + np.concatenate([-x[..., d // 2:], x[..., : d // 2]], "
+        f"axis=-1) * {REPEATED.format('sin')}")),),
+     "two RoPE conventions were mixed: 'rotate half' (feature i with i + d/2) with an angle table whose "
+     "entries are repeated side by side (the interleaved layout)"),
+))

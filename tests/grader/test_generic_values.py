@@ -99,8 +99,9 @@ def test_a_multi_head_scale_by_the_model_width_is_named_from_the_projection(sess
 def test_another_feature_map_of_linear_attention_is_named(session, qkv, feature, words, monkeypatch):
     Q, K, V = qkv
     result = session.ref.linear_attention.linear_attention(Q, K, V)
-    monkeypatch.setattr(linear_attention, "elu_feature_map", feature)
-    got = linear_attention.linear_attention(Q, K, V)
+    with monkeypatch.context() as patched:  # the student's code only: the diagnosis runs the true reference
+        patched.setattr(linear_attention, "elu_feature_map", feature)
+        got = linear_attention.linear_attention(Q, K, V)
     found = session.diagnose(failure_of(got, result))
     assert found.id == "other_algorithm" and words in found.looks_like, found
 
@@ -134,7 +135,7 @@ def test_values_no_rule_explains_get_none(session, qkv):
 PROBES = {"linear_attention": ("linear_attention", {"causal": True}), "positional": ("apply_rope", {})}
 
 
-@pytest.mark.parametrize("run, module, patch", [entry for concept in alternatives.CONCEPTS
+@pytest.mark.parametrize("run, module, patch", [entry for concept in alternatives.concepts()
                                                 for entry in alternatives.reaching(concept.module)
                                                 if entry[1] == concept.module])
 def test_every_declared_alternative_is_named_as_another_algorithm(session, run, module, patch):

@@ -73,3 +73,15 @@ def test_a_failure_raised_in_another_exercises_module_is_not_run_again():
     sibling.sibling = "gqa"
     assert session.diagnose_rank(sibling, Impl(), None) is None and asked == []
     assert session.diagnose_rank(Raised(), Impl(), None) is None and asked == ["gqa"]
+
+
+def test_a_difference_of_precision_is_not_put_down_to_the_rank(tmp_path):
+    """softmax computed in float32 fails a check that compares at float64's precision: right at every rank by the
+    tolerance a rerun is judged by, so no rank is named (a rerun would call it 'right at another rank')."""
+    impl = copy_solutions(tmp_path)
+    path = impl / "softmax.py"
+    source = path.read_text()
+    body = source.index("    ### BEGIN SOLUTION")
+    path.write_text(source[:body] + "    x = np.asarray(x, dtype=np.float32)\n" + source[body:])
+    found = mistakes_of(impl, "softmax")
+    assert found and "shape_rank_dependent" not in found, found
