@@ -82,7 +82,9 @@ def mark(asked: Asked, text: str) -> tuple[bool, str]:
         return value == question.answer, "True" if value else "False"
     if question.type == "single":
         lowered = [option.casefold() for option in options]
-        if text.casefold() in lowered:
+        # a choice's number always means that choice; its text is accepted too, unless it reads as a choice's
+        # number (choices '0' and '1' shown as 2 and 1: typing 1 means the first one shown)
+        if text.casefold() in lowered and not (text.isdecimal() and 1 <= int(text) <= len(options)):
             chosen = options[lowered.index(text.casefold())]
         else:
             numbers = _numbers(text, len(options), single=True)

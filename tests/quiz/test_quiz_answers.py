@@ -126,3 +126,15 @@ def test_a_session_says_how_to_type_each_answer_form(tmp_path, monkeypatch, qid,
     answers_in = LineSource(io.StringIO("x\n"), out, True)
     Session(bank, Settings(count=1, seed=1), Progress.load(), answers_in, out, lambda: NEW_YEAR).run()
     assert hint in out.getvalue()
+
+
+def test_a_choice_number_means_that_choice_even_when_choices_are_numbers():
+    """Choices shown as 1: '0', 2: '1', 3: 'sum': typing 1 is the first shown ('0', not the choice '1'); a choice's
+    text that is not a choice number ('sum', '0') is read as that choice."""
+    from attnkit.quiz.grading import Asked
+
+    question = Question(id="s", topic="softmax", type="single", prompt="?", explanation="!", source=Source("", ""),
+                        difficulty="easy", choices=("0", "1", "sum"), answer="0")
+    asked = Asked(question, ("0", "1", "sum"))
+    assert mark(asked, "1") == (True, "0") and mark(asked, "2") == (False, "1")
+    assert mark(asked, "sum") == (False, "sum") and mark(asked, "0") == (True, "0")
