@@ -4,7 +4,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from grader import curriculum
+from grader.compare import CheckFailed, expect_close
 from grader.runner import run_exercise
 from grader.sandbox.inprocess import in_process
 
@@ -27,3 +30,10 @@ def copy_solutions(tmp_path: Path) -> Path:
 def dependants_closure(exercise: str) -> set[str]:
     """The exercises whose code (transitively) uses ``exercise``, itself included."""
     return set(curriculum.users_of([exercise]))
+
+
+def failure_of(got, expected) -> CheckFailed:
+    """The verdict a check gives ``got`` against ``expected`` (for a diagnosis to explain)."""
+    with pytest.raises(CheckFailed) as caught:
+        expect_close(got, expected, call="f(x)")
+    return caught.value

@@ -6,21 +6,8 @@ import numpy as np
 import pytest
 
 from grader import alternatives, diagnose_beyond, mistaken
-from grader.compare import CheckFailed, expect_close
-from grader.diagnosis import Session
-from grader.reference import reference
 from solutions import attention, linear_attention, position_bias, tiled_attention
-
-
-def failure_of(got, expected) -> CheckFailed:
-    with pytest.raises(CheckFailed) as caught:
-        expect_close(got, expected, call="f(x)")
-    return caught.value
-
-
-@pytest.fixture
-def session():
-    return Session(reference())
+from tests.grader.graderkit import failure_of
 
 
 @pytest.fixture
