@@ -11,7 +11,6 @@ without the +1, RoPE's full "rotate half" convention) are not repeated there.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -36,13 +35,7 @@ def concepts() -> tuple[Concept, ...]:
     curriculum's order."""
     found = []
     for exercise in curriculum.exercises():
-        try:
-            module = importlib.import_module(f"{mistakes.__name__}.{exercise.id}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{mistakes.__name__}.{exercise.id}":
-                raise
-            continue
-        declared = getattr(module, "ALTERNATIVES", None)
+        declared = getattr(mistakes.module_of_exercise(exercise.id), "ALTERNATIVES", None)
         if isinstance(declared, Alternatives):
             found.append(Concept(exercise.module, declared.what, declared.variants))
     return tuple(found)

@@ -17,17 +17,22 @@ def of_module(module) -> tuple[Mistake, ...]:
     return tuple(value for value in vars(module).values() if isinstance(value, Mistake))
 
 
-@lru_cache(maxsize=None)
-def of_exercise(exercise: str) -> tuple[Mistake, ...]:
-    """The classic mistakes of one exercise (none when it has no mistakes module)."""
+def module_of_exercise(exercise: str):
+    """The mistakes module of one exercise (``grader/mistakes/<exercise>.py``), or None when it has none."""
     name = f"{__name__}.{exercise}"
     try:
-        module = importlib.import_module(name)
+        return importlib.import_module(name)
     except ModuleNotFoundError as error:
         if error.name != name:
             raise
-        return ()
-    return of_module(module)
+        return None
+
+
+@lru_cache(maxsize=None)
+def of_exercise(exercise: str) -> tuple[Mistake, ...]:
+    """The classic mistakes of one exercise (none when it has no mistakes module)."""
+    module = module_of_exercise(exercise)
+    return () if module is None else of_module(module)
 
 
 @lru_cache(maxsize=1)
