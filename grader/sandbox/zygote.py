@@ -102,7 +102,8 @@ def populate_mapped_files():
     with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
         for line in maps:
             fields = line.split()
-            if len(fields) == 6 and fields[5].startswith("/") and not fields[5].startswith("/memfd:") \
+            path = " ".join(fields[5:])  # a folder name may hold spaces
+            if path.startswith("/") and not path.startswith("/memfd:") and not path.endswith(" (deleted)") \
                     and fields[1].startswith("r"):
                 start, end = (int(bound, 16) for bound in fields[0].split("-"))
                 madvise(start, end - start, MADV_POPULATE_READ)
