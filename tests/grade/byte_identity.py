@@ -6,7 +6,7 @@ half-done work, syntax errors, a missing module handed in under another name, sy
 a whole hand-in), a corrupt zip, a zip with unsafe entries, a student who handed in twice, a name that is not
 plain) in CLASS, grades it with each KIT (a checkout of attnkit: its packages on PYTHONPATH) into OUT/<n>, and
 prints every file that differs between the first kit's output and the others'. Exit status 0 when every file is
-byte-identical.
+byte-identical. A KIT of an earlier revision: ``git archive REV | tar -x -C KIT``.
 
 The lead's before/after check of issue 20 item 7; a grading run per kit (about 15 s each with
 two workers); the class and the two kits make it a script, not a test.
