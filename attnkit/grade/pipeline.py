@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from grader.sandbox import tree
 
-from .state import Course, Step, Submission, Task
+from .state import Course, State, Step, Submission, Task
 from .steps.find import find
 from .steps.gradebook import gradebook
 from .steps.intake import intake
@@ -43,7 +43,7 @@ AFTER_GRADING: tuple[Step[Course], ...] = (
 )
 
 
-def run_steps(state, steps):
+def run_steps(state: State, steps: tuple[Step[State], ...]) -> State:
     """``state`` through ``steps``, in order."""
     for step in steps:
         state = step(state)

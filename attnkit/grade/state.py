@@ -82,6 +82,16 @@ class Course:
 
 
 State = TypeVar("State", Submission, Course)
+Value = TypeVar("Value")
+
+
+def needed(value: Value | None, what: str, step: str) -> Value:
+    """``value``, which an earlier step filled in; None means the steps ran out of their listed order (a bug of
+    the grader's: the worker reports it as an internal error and a re-run retries)."""
+    if value is None:
+        raise RuntimeError(f"the {step} step needs {what}, which an earlier step fills in: run the steps in the "
+                           "order attnkit/grade/pipeline.py lists")
+    return value
 
 
 class Step(Protocol[State]):

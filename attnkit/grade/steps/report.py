@@ -9,13 +9,13 @@ from attnkit import atomic
 from grader.results import SubmissionResult
 
 from .. import gradescope_results, records
-from ..state import Submission
+from ..state import Submission, needed
 from .session import comparable
 
 
 def report(state: Submission) -> Submission:
     """Write ``state``'s result; returns ``state``."""
-    task, result = state.task, state.result
+    task, result = state.task, needed(state.result, "the result", "report")
     normalize(result)
     atomic.write_json(records.gradescope_path(task.out, task.entry.student), gradescope_results.results_json(result))
     record = result.to_dict()

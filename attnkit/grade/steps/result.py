@@ -11,7 +11,7 @@ from pathlib import Path
 
 from grader.results import SubmissionResult
 
-from ..state import Submission
+from ..state import Submission, needed
 from ..submissions import Intake
 
 REFUSAL = ("refused: {reason}. Hand in the zip `attnkit pack` writes in your attnkit folder (your exercise modules "
@@ -24,8 +24,9 @@ def result(state: Submission) -> Submission:
     if state.refusal is not None:
         state.result = refused(student, state.refusal, state.task.exercises)
         return state
-    notes = [{"kind": "skipped", "detail": name} for name in state.intake.skipped]
-    notes += [found_instead(note, state.modules, state.intake) for note in state.problems]
+    intake, modules = needed(state.intake, "the intake", "result"), needed(state.modules, "the modules", "result")
+    notes = [{"kind": "skipped", "detail": name} for name in intake.skipped]
+    notes += [found_instead(note, modules, intake) for note in state.problems]
     state.result = SubmissionResult(student, state.exercises, notes=notes)
     return state
 

@@ -13,7 +13,7 @@ from multiprocessing import util
 
 from grader.sandbox import secret
 
-from ..state import Submission
+from ..state import Submission, needed
 
 _zygote = None  # this worker's
 
@@ -45,9 +45,10 @@ def session(state: Submission, zygote=None) -> Submission:
 
     if state.refusal is not None:
         return state
+    modules = needed(state.modules, "the modules", "session")
     zygote = zygote or _zygote
     zygote.problems.clear()
-    state.exercises = run_submission(state.modules, zygote, state.task.exercises, own_siblings=False)
+    state.exercises = run_submission(modules, zygote, state.task.exercises, own_siblings=False)
     state.problems = [dict(problem) for problem in zygote.problems]
     return state
 

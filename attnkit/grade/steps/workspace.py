@@ -2,7 +2,7 @@
 (``handin/``, ``submission-3/``), then into ``exercises/`` when there is one."""
 from __future__ import annotations
 
-from ..state import Submission
+from ..state import Submission, needed
 from ..submissions import package_root
 
 
@@ -11,5 +11,6 @@ def workspace(state: Submission) -> Submission:
     from grader.runner import modules_dir_of
 
     if state.refusal is None:
-        state.modules = modules_dir_of(package_root(state.scratch / "unpacked"))
+        unpacked = needed(state.scratch, "the scratch folder", "workspace") / "unpacked"
+        state.modules = modules_dir_of(package_root(unpacked))
     return state

@@ -8,8 +8,8 @@ import tempfile
 import pytest
 
 from attnkit.grade import main, pipeline, records
-from attnkit.grade.state import Stop
-from tests.grade.steps.stepkit import course, submission, task
+from attnkit.grade.state import Stop, Submission
+from tests.grade.steps.stepkit import task
 
 
 def names(steps) -> list[str]:
@@ -81,7 +81,11 @@ def test_the_driver_runs_the_listed_steps(tmp_path, monkeypatch):
     assert stderr.getvalue() == "attnkit grade: the last step stops here\n"
 
 
-def test_a_submission_state_starts_empty(tmp_path):
-    state = submission(tmp_path / "alice", tmp_path / "out")
-    assert (state.scratch, state.intake, state.refusal, state.modules, state.result) == (None,) * 5
-    assert course(tmp_path, tmp_path / "out").tasks == []
+
+@pytest.mark.parametrize("step, says", [(pipeline.SUBMISSION_STEPS[1], "the workspace step needs the scratch folder"),
+                                        (pipeline.SUBMISSION_STEPS[2], "the session step needs the modules"),
+                                        (pipeline.SUBMISSION_STEPS[3], "the result step needs the intake"),
+                                        (pipeline.SUBMISSION_STEPS[4], "the report step needs the result")])
+def test_a_step_run_before_the_one_it_needs_says_so(tmp_path, step, says):
+    with pytest.raises(RuntimeError, match=says):
+        step(Submission(task(tmp_path / "alice", tmp_path / "out")))
