@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from attnkit import atomic
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import MEMORY_MB, STUDENT_SECONDS, TIMEOUT_SECONDS
 
 from . import progress as progress_view
 from . import records, scratch, summary
@@ -27,7 +27,6 @@ CLASS_FILES = ("grades.csv", "summary.json", "summary.txt")
 PROBE_BYTES = 64 << 10            # the probe written (and fsynced) into OUTDIR before anything is graded
 BYTES_PER_STUDENT = 128 << 10     # room asked for per submission: its Gradescope JSON + record are ~50 KB
 FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
-STUDENT_SECONDS = 60.0            # --student-timeout: all the calls of one submission together
 SHOW_EVERY = 0.5                  # seconds between updates of who is being graded
 
 OUT_UNWRITABLE = ("cannot write to output folder {out} ({reason}). Choose a folder you can write to with --out, "
@@ -55,8 +54,8 @@ class UserError(Exception):
     """A mistake in how the command was called: printed as one line, exit status 2."""
 
 
-def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float = defaults.TIMEOUT_SECONDS,
-         memory_mb: int = defaults.MEMORY_MB, progress: bool | None = None, *,
+def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float = TIMEOUT_SECONDS,
+         memory_mb: int = MEMORY_MB, progress: bool | None = None, *,
          student_timeout: float = STUDENT_SECONDS, stdout=None, stderr=None,
          exercises: tuple[str, ...] | None = None, pictures: bool = True) -> int:
     """Grade every submission in ``submissions`` into ``out``; returns the exit status.
@@ -158,22 +157,19 @@ def _check_writable(out: Path, count: int) -> None:
 def _check_temp() -> None:
     """The run's temporary folder can be made, and (as root, when children drop to an unprivileged user)
     every folder above it lets that user pass to the workspaces inside."""
-    from grader.sandbox.host import preflight
+    from grader.sandbox import StdlibUnreadable, TempUnreachable, prepare_machine
 
     try:
         root = scratch.root()
     except OSError as error:
         raise UserError(TEMP_UNWRITABLE.format(tmp=tempfile.gettempdir(), reason=error.strerror or error)) from None
-    user = preflight.unprivileged_user()
-    blocking = preflight.blocking_folder(root) if user is not None else None
-    if blocking is not None:
-        raise UserError(TEMP_UNREACHABLE.format(tmp=root.parent, user=preflight.user_name(user), folder=blocking))
-    try:  # made once here, under the run's own folder, and handed to every worker
-        preflight.readable_stdlib(str(root))
-    except OSError as error:
-        raise UserError(STDLIB_UNREADABLE.format(user=preflight.user_name(user),
-                                                 stdlib=preflight.stdlib_dir(), tmp=root,
-                                                 reason=error.strerror or error)) from None
+    try:  # the stdlib copy is made once here, under the run's own folder, and handed to every worker
+        prepare_machine(root)
+    except TempUnreachable as problem:
+        raise UserError(TEMP_UNREACHABLE.format(tmp=root.parent, user=problem.user, folder=problem.folder)) from None
+    except StdlibUnreadable as problem:
+        raise UserError(STDLIB_UNREADABLE.format(user=problem.user, stdlib=problem.folder, tmp=root,
+                                                 reason=problem.reason)) from None
 
 
 def _size(count: int) -> str:
@@ -241,7 +237,7 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
 
 
 def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int | None:
-    from grader.sandbox.host import preflight
+    from grader.sandbox import prepare_machine
 
     timeout, memory_mb, student_timeout = limits
     root = scratch.root()
@@ -250,7 +246,7 @@ def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int |
     previous, tempfile.tempdir = tempfile.tempdir, str(scratch.socket_folder())
     try:  # a forkserver started now keeps its socket folder in there: under root, or a short path of its own
         counter, current = context.Value("i", 0), context.SimpleQueue()
-        stdlib = preflight.readable_stdlib(str(root))  # made by _check_temp: the same copy for every worker
+        stdlib = prepare_machine(root)  # made by _check_temp: the same copy for every worker
         pool = context.Pool(jobs, initializer=start_worker, initargs=(str(root), timeout, memory_mb << 20, counter,
                                                                       student_timeout, current, stdlib))
     finally:

@@ -1,4 +1,4 @@
-"""A grading worker process: one sandbox zygote, then one submission per task.
+"""A grading worker process: one sandbox (its zygote), then one grading session per submission.
 
 The worker writes the student's results itself (Gradescope JSON first, our record last, both
 atomically) and returns only ``(student, status, score, max_score)`` to the parent.
@@ -28,7 +28,7 @@ REFUSAL = ("refused: {reason}. Hand in the zip `attnkit pack` writes in your att
 DISK_FULL = "disk full"  # the temp folder's disk was full (another hand-in's files?): graded again later
 FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
 
-_zygote = None
+_sandbox = None
 _current = None  # a queue the parent reads to show who is being graded
 
 
@@ -52,11 +52,11 @@ class Done:
 
 def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds: float | None = None,
                current=None, stdlib: str | None = None) -> None:
-    """Pool initializer: ignore Ctrl-C, start this worker's zygote, close it when the worker exits."""
-    global _zygote
+    """Pool initializer: ignore Ctrl-C, start this worker's sandbox, close it when the worker exits."""
+    global _sandbox
     from multiprocessing import util
 
-    from grader.sandbox.host.spawner import Limits, Zygote
+    from grader.sandbox import Limits, Sandbox
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)
@@ -69,16 +69,14 @@ def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds:
     global _current
     _current = current
     budget = {} if student_seconds is None else {"student_seconds": student_seconds}
-    _zygote = Zygote(Limits(timeout=timeout, memory_bytes=memory_bytes, **budget), stdlib)
+    _sandbox = Sandbox(Limits(timeout=timeout, memory_bytes=memory_bytes, **budget), stdlib=stdlib)
     secret.load()  # inputs of the checks a child must not predict (grader.checks.secret)
-    if counter is not None:  # worker i and its children on core i (see grader.sandbox.host.affinity)
-        from grader.sandbox.host.affinity import pin_with
-
+    if counter is not None:  # worker i and its children on core i (Sandbox.pin)
         with counter.get_lock():
             index = counter.value
             counter.value += 1
-        pin_with(_zygote, index)
-    util.Finalize(_zygote, _zygote.close, exitpriority=100)
+        _sandbox.pin(index)
+    util.Finalize(_sandbox, _sandbox.close, exitpriority=100)
 
 
 def _stop(signum, frame):
@@ -117,11 +115,11 @@ def _grade(entry: Entry, exercise_ids: tuple[str, ...]):
             root = package_root(unpacked)
         except SubmissionProblem as problem:
             return refused(entry.student, str(problem), exercise_ids)
-        _zygote.problems.clear()
         modules = modules_dir_of(root)
-        exercises = run_submission(modules, _zygote, exercise_ids, own_siblings=False)
+        with _sandbox.session(modules) as session:
+            exercises = run_submission(session, exercise_ids, own_siblings=False)
         notes = [{"kind": "skipped", "detail": name} for name in intake.skipped]
-        notes += [_found_instead(note, modules, intake) for note in _zygote.problems]
+        notes += [_found_instead(note, modules, intake) for note in session.report.notes]
     finally:
         files.remove(scratch)
     from grader.results import SubmissionResult
@@ -161,15 +159,11 @@ def refused(student: str, reason: str, exercise_ids: tuple[str, ...]):
 
 
 def _normalize(result) -> None:
-    """Drop what differs between two gradings of the same submission (timings, sandbox paths)."""
-    from grader.sandbox.host.workspace import strip_paths
-
+    """Drop what differs between two gradings of the same submission: timings (the grading session already
+    removed its private paths from messages and notes)."""
     for exercise in result.exercises:
         for check in exercise.checks:
             check.seconds = 0.0
-            check.message = strip_paths(check.message)
-    for note in result.notes:
-        note["detail"] = strip_paths(note["detail"])
 
 
 def _commit(task: Task, result) -> None:
