@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from attnkit import atomic
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import MEMORY_MB, STUDENT_SECONDS, TIMEOUT_SECONDS
 
 from . import pipeline, records, scratch
 from . import progress as progress_view
@@ -22,12 +22,11 @@ from .state import Course, Options, Stop
 
 __all__ = ["STUDENT_SECONDS", "main", "start_worker"]
 
-STUDENT_SECONDS = 60.0            # --student-timeout: all the calls of one submission together
 SHOW_EVERY = 0.5                  # seconds between updates of who is being graded
 
 
-def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float = defaults.TIMEOUT_SECONDS,
-         memory_mb: int = defaults.MEMORY_MB, progress: bool | None = None, *,
+def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float = TIMEOUT_SECONDS,
+         memory_mb: int = MEMORY_MB, progress: bool | None = None, *,
          student_timeout: float = STUDENT_SECONDS, stdout=None, stderr=None,
          exercises: tuple[str, ...] | None = None, pictures: bool = True) -> int:
     """Grade every submission in ``submissions`` into ``out``; returns the exit status.
@@ -66,7 +65,7 @@ def main(submissions: Path, out: Path, jobs: int | None = None, timeout: float =
 def _grade_all(course: Course, shown) -> bool:
     """Grade ``course.tasks`` in a pool of workers (their failures into ``course.errors``); False when
     interrupted (what was written stays, the message says how to resume)."""
-    from grader.sandbox.host import preflight
+    from grader.sandbox import prepare_machine
 
     options, tasks, out = course.options, course.tasks, course.out
     jobs = min(options.jobs or os.cpu_count() or 1, len(tasks))
@@ -76,7 +75,7 @@ def _grade_all(course: Course, shown) -> bool:
     previous, tempfile.tempdir = tempfile.tempdir, str(scratch.socket_folder())
     try:  # a forkserver started now keeps its socket folder in there: under root, or a short path of its own
         counter, current = context.Value("i", 0), context.SimpleQueue()
-        stdlib = preflight.readable_stdlib(str(root))  # made by the find step: the same copy for every worker
+        stdlib = prepare_machine(root)  # made by the find step: the same copy for every worker
         pool = context.Pool(jobs, initializer=start_worker,
                             initargs=(str(root), options.timeout, options.memory_mb << 20, counter,
                                       options.student_timeout, current, stdlib))

@@ -18,7 +18,7 @@ import numpy as np
 
 from grader.results import CheckResult
 from grader.runner import execute
-from grader.sandbox.host.proxy import Implementation
+from grader.sandbox import Implementation
 
 from .replay import Replay
 

@@ -121,22 +121,19 @@ def check_writable(out: Path, count: int) -> None:
 def check_temp() -> None:
     """The run's temporary folder can be made, and (as root, when children drop to an unprivileged user)
     every folder above it lets that user pass to the workspaces inside."""
-    from grader.sandbox.host import preflight
+    from grader.sandbox import StdlibUnreadable, TempUnreachable, prepare_machine
 
     try:
         root = scratch.root()
     except OSError as error:
         raise UserError(TEMP_UNWRITABLE.format(tmp=tempfile.gettempdir(), reason=error.strerror or error)) from None
-    user = preflight.unprivileged_user()
-    blocking = preflight.blocking_folder(root) if user is not None else None
-    if blocking is not None:
-        raise UserError(TEMP_UNREACHABLE.format(tmp=root.parent, user=preflight.user_name(user), folder=blocking))
-    try:  # made once here, under the run's own folder, and handed to every worker
-        preflight.readable_stdlib(str(root))
-    except OSError as error:
-        raise UserError(STDLIB_UNREADABLE.format(user=preflight.user_name(user),
-                                                 stdlib=preflight.stdlib_dir(), tmp=root,
-                                                 reason=error.strerror or error)) from None
+    try:  # the stdlib copy is made once here, under the run's own folder, and handed to every worker
+        prepare_machine(root)
+    except TempUnreachable as problem:
+        raise UserError(TEMP_UNREACHABLE.format(tmp=root.parent, user=problem.user, folder=problem.folder)) from None
+    except StdlibUnreadable as problem:
+        raise UserError(STDLIB_UNREADABLE.format(user=problem.user, stdlib=problem.folder, tmp=root,
+                                                 reason=problem.reason)) from None
 
 
 def _size(count: int) -> str:
