@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[2]
 GRADE = REPO / "attnkit" / "grade"
 SESSION = GRADE / "steps" / "session.py"
 # the names that wire the sandbox for one grading worker and one hand-in
-WIRING = {"grader.sandbox", "grader.checks.secret", "secret", "run_submission", "Sandbox", "Limits"}
+WIRING = {"grader.checks.secret", "secret", "run_submission", "Sandbox", "GradingSession", "Limits"}
 
 
 def imported(path: Path) -> set[str]:

@@ -85,13 +85,13 @@ def test_sweep_removes_a_deep_tree_and_survives_what_it_cannot(base, monkeypatch
     os.close(fd)
     stuck = base / f"{scratch.PREFIX}{dead.pid}-stuck"
     stuck.mkdir()
-    real_remove = scratch.tree.remove
+    real_remove = scratch.files.remove
 
     def remove(path):
         if path == stuck:
             raise RuntimeError("something unexpected")
         return real_remove(path)
 
-    monkeypatch.setattr(scratch.tree, "remove", remove)
+    monkeypatch.setattr(scratch.files, "remove", remove)
     assert scratch.sweep(base) == 1
     assert not orphan.exists() and stuck.is_dir()

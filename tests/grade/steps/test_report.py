@@ -12,14 +12,12 @@ from attnkit.grade.steps import report
 from grader.results import FAILED, CheckResult, ExerciseResult, SubmissionResult
 from tests.grade.steps.stepkit import submission
 
-PATH = "/tmp/attnkit-run-7-zz/attnkit-worker-a/attnkit-b1/submission/"
-
 
 def graded(student: str = "alice") -> SubmissionResult:
     check = CheckResult("softmax", "test_sum", "sums to 1", 1, 0.0, 2.0, FAILED,
-                        message=f'File "{PATH}softmax.py", line 3: wrong', seconds=1.25)
+                        message='File "softmax.py", line 3: wrong', seconds=1.25)  # the session stripped its paths
     return SubmissionResult(student, [ExerciseResult("softmax", [check])],
-                            notes=[{"kind": "import_error", "detail": f"{PATH}softmax.py: SyntaxError"}])
+                            notes=[{"kind": "import_error", "detail": "softmax.py: SyntaxError"}])
 
 
 def test_both_files_are_written_record_last(tmp_path, monkeypatch):
@@ -35,7 +33,7 @@ def test_both_files_are_written_record_last(tmp_path, monkeypatch):
     assert records.up_to_date(out, "alice", "hash-1", "v-1")
 
 
-def test_what_differs_between_two_gradings_is_dropped(tmp_path):
+def test_the_time_each_check_took_is_dropped(tmp_path):
     out = tmp_path / "out"
     records.record_dir(out).mkdir(parents=True)
     report.report(submission(tmp_path / "alice", out, result=graded()))
