@@ -18,6 +18,7 @@ from pathlib import Path
 
 from attnkit.release.stubs import BEGIN, END, MarkerError, make_stub
 from grader import curriculum
+from grader.mistakes.anchors import strip
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 
@@ -96,7 +97,7 @@ def strip_solution_markers(code: str) -> str:
 def load(module: str, solutions: Path = SOLUTIONS) -> Module:
     """Parse ``solutions/<module>.py`` into its docstring, imports and top-level definitions."""
     path = solutions / f"{module}.py"
-    text = path.read_text(encoding="utf-8")
+    text = strip(path.read_text(encoding="utf-8"))  # without the anchors of the classic mistakes
     try:
         make_stub(text, str(path))  # raises MarkerError when the markers do not pair up
     except MarkerError as error:

@@ -158,7 +158,7 @@ def kept_mistake_tags(text: str, known: set[str]) -> str:
 def write_mistakes(target: Path, chosen: tuple[str, ...]) -> None:
     """``grader/mistakes/``: the registry and the model as they are, each exercise's mistakes without patches."""
     target.mkdir()
-    for name in ("__init__.py", "model.py", "generic.py"):
+    for name in ("__init__.py", "model.py", "anchors.py", "generic.py"):
         shutil.copyfile(MISTAKES / name, target / name)
     for exercise in chosen:
         text = released_mistakes(exercise)
