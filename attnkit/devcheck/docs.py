@@ -51,14 +51,7 @@ def _exercises() -> int:
     return len(curriculum.ids())
 
 
-def _minimum(name: str) -> int:
-    from attnkit import devcheck
-
-    return getattr(devcheck, name)
-
-
-FACTS = {"min_questions": lambda: _minimum("MIN_QUESTIONS"), "min_predict": lambda: _minimum("MIN_PREDICT"),
-         "points": _points, "exercises": _exercises, "checks": lambda: _checks(), "hidden": lambda: _checks("hidden"),
+FACTS = {"points": _points, "exercises": _exercises, "checks": lambda: _checks(), "hidden": lambda: _checks("hidden"),
          "questions": _questions, "banks": _banks, "mistakes": _mistakes}
 
 CLAIMS = (
@@ -71,8 +64,6 @@ CLAIMS = (
     ("docs/nbgrader.md", r"worth the check's points \((\d+) cells, ", "checks"),
     ("docs/nbgrader.md", r" cells, (\d+) points in all\)", "points"),
     ("docs/nbgrader.md", r"\nThe (\d+) hidden checks sit between", "hidden"),
-    ("docs/adding-an-exercise.md", r"with at least (\d+) questions, ", "min_questions"),
-    ("docs/adding-an-exercise.md", r"with at least \d+ questions, (\d+) of them `predict: true`", "min_predict"),
 )
 TABLE_ROW = re.compile(r"^(?:PASS|FAIL|TODO)  (\w+) +\d+/(\d+) +\d+/(\d+) checks$", re.MULTILINE)
 TABLE_FILES = ("README.md",)
