@@ -2,7 +2,8 @@
 
 Like rustlings' ``dev check``: an exercise is complete when it meets every rule of
 :data:`attnkit.devcheck.rules.RULES` (each stated in docs/adding-an-exercise.md); the course, when no file of
-the exercises' folders is left unclaimed. ``python -m attnkit.devcheck [ID ...]`` judges those exercises only.
+the exercises' folders is left unclaimed. ``python -m attnkit.devcheck [ID ...]`` judges those exercises only;
+``--mutants`` then checks every classic mistake's mutant too (``attnkit.devcheck.mutants``: slow).
 
 That every solution passes its checks and every untouched stub fails them is tested by
 ``tests/grader/test_checks_reference.py``; that every mistake is caught, by the mistakes' end-to-end tests.
@@ -38,10 +39,18 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(argv or ())
     if argv[:1] == ["--docs"] and argv[1:] in ([], ["--write"]):
         return docs_main(write="--write" in argv)
+    mutants = argv[:1] == ["--mutants"]
+    argv = argv[1:] if mutants else argv
     if any(arg.startswith("-") for arg in argv):
-        print("usage: python -m attnkit.devcheck [EXERCISE ...] | --docs [--write]", file=sys.stderr)
+        print("usage: python -m attnkit.devcheck [--mutants] [EXERCISE ...] | --docs [--write]", file=sys.stderr)
         return 2
-    course = Course()
+    from grader.curriculum import CurriculumError
+
+    try:
+        course = Course()
+    except CurriculumError as error:
+        print(f"python -m attnkit.devcheck: {error}", file=sys.stderr)
+        return 1
     known = tuple(exercise.id for exercise in course.exercises)
     unknown = [name for name in argv if name not in known]
     if unknown:
@@ -49,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     chosen = tuple(e for e in known if e in argv) or known
     problems = course.problems(chosen if argv else None)
+    if mutants and not problems:
+        from .mutants import undetected
+
+        problems = undetected(course.root, chosen)
     print(render(problems, chosen))
     return 1 if problems else 0
 

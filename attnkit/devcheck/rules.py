@@ -46,10 +46,10 @@ class Rule:
 
 def _entry(files) -> Found:
     exercise, found = files.exercise, []
-    if not (exercise.title and exercise.source):
-        found.append((CURRICULUM, "its entry has no title or no source"))
-    if not (exercise.explanation.summary and exercise.explanation.quotes):
-        found.append((CURRICULUM, "its entry has no explanation (a summary and quotes)"))
+    if not exercise.source:
+        found.append((CURRICULUM, "its entry has no source"))
+    if not exercise.explanation.quotes:
+        found.append((CURRICULUM, "its entry's explanation has no quotes"))
     return found
 
 
@@ -119,10 +119,17 @@ def _dtype_check(files) -> Found:
 
 
 def _points(files) -> Found:
+    from grader.curriculum import checks_points
+
+    found = []
+    if files.exercise.recorded_points is not None:
+        found.append((CURRICULUM, "its entry states points: they are its checks' (only a built copy records them)"))
     total = sum(spec.points for spec in files.specs or ())
-    if files.specs and total != files.exercise.points:
-        return [(CURRICULUM, f"points {files.exercise.points:g}, but its checks' points add up to {total:g}")]
-    return []
+    if files.specs and total != checks_points(files.exercise.id):
+        found.append((files.rel(files.checks), f"its checks add up to {total:g} points, but reading their "
+                                               f"@check(points=...) gives {checks_points(files.exercise.id):g}: write "
+                                               "each as @check(points=<number>, ...) on a test_ function"))
+    return found
 
 
 def _mistakes(files) -> Found:
@@ -191,7 +198,8 @@ def _unclaimed(root: Path, ids: tuple[str, ...]) -> Found:
 
 
 RULES = (
-    Rule("entry", f"Its entry in `{CURRICULUM}` has a title, a source and an explanation (a summary and quotes).",
+    Rule("entry", f"Its entry in `{CURRICULUM}` has a `source` and explanation `quotes` (the file's schema, "
+                  "`grader/curriculum.schema.json`, checked at every load, lets a student's copy leave them out).",
          _entry),
     Rule("hints", f"Each task of its entry has at least {MIN_HINTS} hints.", _hints),
     Rule("solution", "`solutions/<id>.py` holds at least one `### BEGIN SOLUTION <todo text>` region.", _solution),
@@ -204,7 +212,8 @@ RULES = (
     Rule("check_count", f"It has {MIN_CHECKS} to {MAX_CHECKS} checks.", _check_count),
     Rule("check_titles", "Every check has a docstring; its first line is the check's title.", _check_titles),
     Rule("dtype_check", "Exactly one check scores the dtypes, named `test_<id>_dtypes`.", _dtype_check),
-    Rule("points", "The entry's `points` is the sum of its checks' points.", _points),
+    Rule("points", "Its points are the sum of its checks' `@check(points=<number>)`; its entry states none.",
+         _points),
     Rule("mistakes", "`grader/mistakes/<id>.py` loads (every patch applies to its solution) and defines at least "
                      "one classic mistake.", _mistakes),
     Rule("mistake_texts", "Every mistake has a `looks_like` with no final full stop, a `hint`, and a patch or a "

@@ -173,8 +173,8 @@ def helpers(module: str, solutions: Path = SOLUTIONS) -> tuple[Definition, ...]:
 def exercise_code(exercise_id: str, solutions: Path = SOLUTIONS) -> ExerciseCode:
     """Everything a notebook needs from the solutions for one exercise."""
     exercise = curriculum.get(exercise_id)
-    module = load(exercise.module, solutions)
-    sibling = helpers(exercise.module, solutions)
+    module = load(exercise.id, solutions)
+    sibling = helpers(exercise.id, solutions)
     imports: list[str] = []
     for statement in list(module.imports) + [s for d in sibling for s in load(d.module, solutions).imports]:
         if statement not in imports:
@@ -191,7 +191,7 @@ def exercise_code(exercise_id: str, solutions: Path = SOLUTIONS) -> ExerciseCode
              for task in exercise.tasks]
     with_code = [index for index, part in enumerate(tasks) if part.code]
     if not with_code:
-        raise SourceError(f"{solutions / exercise.module}.py defines none of the tasks of {exercise.id}")
+        raise SourceError(f"{solutions / exercise.id}.py defines none of the tasks of {exercise.id}")
     if pending:  # statements after the last task's definition go with it
         last = tasks[with_code[-1]]
         tasks[with_code[-1]] = TaskCode(last.task, "\n\n\n".join([last.code] + pending), last.name)

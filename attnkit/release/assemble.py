@@ -115,7 +115,7 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
     (target / "reference.py").write_text(generate.REFERENCE_MODULE, encoding="utf-8")
     from grader import signatures
 
-    names = {curriculum.get(e).module: signatures.of_module(curriculum.get(e).module) for e in chosen}
+    names = {e: signatures.of_module(e) for e in chosen}  # a module's name is its exercise's id
     (target / signatures.RECORDED.name).write_text(json.dumps(names, indent=1, sort_keys=True), encoding="utf-8")
     for source in REPLAY_SOURCES:
         shutil.copyfile(source, target / source.name)

@@ -98,7 +98,7 @@ def generate(solutions_dir: Path, exercises: tuple[str, ...] | None = None) -> d
     from grader import curriculum
 
     chosen = curriculum.ids() if exercises is None else exercises
-    modules = None if exercises is None else {curriculum.get(e).module for e in exercises}
+    modules = None if exercises is None else set(exercises)  # a module's name is its exercise's id
     files = {"__init__.py": package_doc(chosen)}
     for path in sorted(solutions_dir.glob("*.py")):
         if path.name != "__init__.py" and (modules is None or path.stem in modules):

@@ -59,8 +59,8 @@ def verify(exercise: str, found: tuple[Mistake, ...], alternatives: Alternatives
 
 @lru_cache(maxsize=1)
 def registry() -> dict[str, tuple[str, tuple[Mistake, ...]]]:
-    """exercise id -> (its solution module's name, its mistakes), for every exercise of the curriculum."""
-    return {e.id: (e.module, of_exercise(e.id)) for e in curriculum.exercises()}
+    """exercise id -> (its solution module's name: the id, its mistakes), for every exercise of the curriculum."""
+    return {e.id: (e.id, of_exercise(e.id)) for e in curriculum.exercises()}
 
 
 @lru_cache(maxsize=None)
@@ -90,10 +90,9 @@ def all_mistakes() -> dict[str, Mistake]:
 
 @lru_cache(maxsize=None)
 def users_of_module(module: str) -> tuple[str, ...]:
-    """The solution modules that (transitively) use ``module``, in curriculum order (itself left out)."""
-    owner = {e.id: e.module for e in curriculum.exercises()}
-    exercise = next(e.id for e in curriculum.exercises() if e.module == module)
-    return tuple(dict.fromkeys(owner[user] for user in curriculum.users_of([exercise]) if owner[user] != module))
+    """The solution modules that (transitively) use ``module``, in curriculum order (itself left out); a module's
+    name is its exercise's id."""
+    return tuple(user for user in curriculum.users_of([module]) if user != module)
 
 
 @lru_cache(maxsize=None)

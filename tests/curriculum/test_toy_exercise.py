@@ -60,6 +60,22 @@ def test_breaking_a_rule_fails_both_devcheck_and_the_tests(project, tmp_path, ru
     assert course_test(root, check=False).returncode == 1
 
 
+@pytest.mark.slow
+def test_devcheck_finds_a_mutant_no_check_detects(project, tmp_path):
+    root = shutil.copytree(project, tmp_path / "project")
+    mistakes = root / "grader" / "mistakes" / f"{TOY}.py"
+    mistakes.write_text(mistakes.read_text(encoding="utf-8") + toykit.UNDETECTABLE, encoding="utf-8")
+    bank = root / "quizzes" / f"{TOY}.yaml"
+    bank.write_text(bank.read_text(encoding="utf-8").replace("[toy_scale_no_scale]", "[toy_scale_no_scale, "
+                                                             "toy_scale_divided]"), encoding="utf-8")
+    assert run(root, "-m", "attnkit.devcheck", TOY).returncode == 0   # every rule holds
+    done = run(root, "-m", "attnkit.devcheck", "--mutants", TOY, check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert ("toy_scale_divided: its mutant scores full marks, so no check tells it from the reference [mutants]"
+            in done.stdout), done.stdout
+    assert "toy_scale_no_scale: caught" in done.stderr and "toy_scale_no_scale:" not in done.stdout
+
+
 def course_test(root: Path, check: bool = True):
     """tests/curriculum/test_course.py run on the copy, for the toy (and the course's files)."""
     for name in ("tests/curriculum/test_course.py", "docs/adding-an-exercise.md"):

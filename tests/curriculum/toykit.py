@@ -103,12 +103,22 @@ NO_SCALE = Mistake(
 )
 '''
 
+# A mistake whose mutant returns the reference's results (dividing by sqrt(d_k) instead of multiplying by its
+# inverse): no check can tell it from the reference (python -m attnkit.devcheck --mutants finds it).
+UNDETECTABLE = '''
+DIVIDED = Mistake(
+    id="toy_scale_divided",
+    functions=("scaled_scores",),
+    looks_like="the scores were divided by sqrt(d_k)",
+    hint="Nothing to fix: this is the same computation.",
+    patch=(Edit("scaled_scores.return", "return scores * (1.0 / math.sqrt(d_k))", "return scores / math.sqrt(d_k)"),),
+)
+'''
+
 ENTRY = '''  - id: toy_scale
     title: Scaled scores (a toy exercise)
-    module: toy_scale
     depends_on: []
     source: '002_5d842bf762d216d9.txt, "Scaled Dot-Product Attention"'
-    points: 5
     explanation:
       summary: |
         The score of a query and a key is their dot product, divided by the square root of
@@ -189,7 +199,8 @@ def _files(root: Path) -> dict[str, Path]:
 
 # One way to break each rule of attnkit/devcheck/rules.py on the toy exercise (tests/curriculum/test_toy_exercise.py).
 BREAK = {
-    "entry": lambda root: _edit(_files(root)["entry"], "title: Scaled scores (a toy exercise)", 'title: ""'),
+    "entry": lambda root: _edit(_files(root)["entry"], "    source: '002_5d842bf762d216d9.txt, \"Scaled",
+                                "    source: ''  # "),
     "hints": lambda root: _edit(_files(root)["entry"], '          - "Divide by the square root', "          # "),
     "solution": lambda root: _files(root)["solution"].unlink(),
     "stub": lambda root: _edit(_files(root)["stub"], "def scaled_scores(Q, K):", "def scaled_scores(Q, K, extra=0):"),
@@ -200,7 +211,8 @@ BREAK = {
                                       "def scaled_scores_long_vectors"),
     "check_titles": lambda root: _edit(_files(root)["checks"], '"""scaled_scores with vectors of length 64"""', "pass"),
     "dtype_check": lambda root: _edit(_files(root)["checks"], "def test_toy_scale_dtypes", "def test_toy_dtypes"),
-    "points": lambda root: _edit(_files(root)["entry"], "    points: 5\n", "    points: 6\n"),
+    "points": lambda root: _edit(_files(root)["entry"], "    title: Scaled scores (a toy exercise)\n",
+                                 "    title: Scaled scores (a toy exercise)\n    points: 5\n"),
     "mistakes": lambda root: _edit(_files(root)["solution"], "return scores * (1.0 / math.sqrt(d_k))",
                                    "return scores / math.sqrt(d_k)"),
     "mistake_texts": lambda root: _edit(_files(root)["mistakes"], "divided by sqrt(d_k)", "divided by sqrt(d_k)."),
