@@ -9,8 +9,8 @@ release or Gradescope, records them).
 """
 from __future__ import annotations
 
-import ast
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -132,21 +132,19 @@ def parse(data: dict, path: Path = PATH) -> tuple[Exercise, ...]:
     return found
 
 
+# A check's decorator, and the test_ function it marks (other decorators may sit between them).
+CHECK = re.compile(r"^@check\(\s*(?:points\s*=\s*)?([0-9.]+)[^\n]*\n(?:@[^\n]*\n)*def test_\w+", re.MULTILINE)
+
+
 @lru_cache(maxsize=None)
 def checks_points(exercise_id: str) -> float:
-    """The sum of the ``@check(points=...)`` of ``checks/check_<id>.py``'s ``test_`` functions, read from its text
-    (importing every check module would slow ``attnkit check``); 0 without a checks file. ``grader.runner.discover``
-    finds the same checks (tests/curriculum/test_curriculum.py compares them)."""
+    """The sum of the ``@check(points=<number>, ...)`` of ``checks/check_<id>.py``'s ``test_`` functions, read from
+    its text (importing or even parsing every check module would slow ``attnkit check``); 0 without a checks
+    file. The ``points`` rule of ``python -m attnkit.devcheck`` compares it with the imported checks'."""
     path = CHECKS / f"check_{exercise_id}.py"
     if not path.is_file():
         return 0
-    total = 0.0
-    for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-            for decorator in node.decorator_list:
-                if isinstance(decorator, ast.Call) and getattr(decorator.func, "id", "") == "check":
-                    arguments = {k.arg: k.value for k in decorator.keywords} | dict(zip(["points"], decorator.args))
-                    total += float(ast.literal_eval(arguments["points"]))
+    total = sum(float(points) for points in CHECK.findall(path.read_text(encoding="utf-8")))
     return int(total) if total.is_integer() else total
 
 

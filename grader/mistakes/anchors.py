@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MARKER = re.compile(r"^[ \t]*# anchor: (?P<name>\w+(?:\.\w+)*)[ \t]*\n", re.MULTILINE)
 
@@ -42,7 +43,7 @@ Replacements = tuple[Edit, ...]
 def anchors(source: str, what: str = "the source") -> dict[str, int]:
     """Anchor name -> the index (0-based) of the line it marks in the text without markers (:func:`strip`);
     ``PatchError`` when a name is used twice."""
-    plain, _, places = _without_markers(source, what)
+    plain, _, places = _index(source, what)
     return {name: plain.count("\n", 0, start) for name, start in places.items()}
 
 
@@ -54,7 +55,7 @@ def strip(source: str) -> str:
 def apply(source: str, edits: Replacements, what: str = "the source") -> str:
     """``source`` with every edit made (all located before any is made; they may not overlap). The markers stay,
     but for one inside the text an edit replaces."""
-    plain, original_of, places = _without_markers(source, what)
+    plain, original_of, places = _index(source, what)
     spans = []
     for edit in edits:
         if not isinstance(edit, Edit):
@@ -63,7 +64,10 @@ def apply(source: str, edits: Replacements, what: str = "the source") -> str:
             raise PatchError(f"{what}: no line is marked '# anchor: {edit.anchor}'")
         first = places[edit.anchor]
         last = plain.find("\n", first) + 1 or len(plain)
-        found = [m.start() for m in re.finditer(re.escape(edit.old), plain) if first <= m.start() < last]
+        found, at = [], plain.find(edit.old, first)
+        while 0 <= at < last:
+            found.append(at)
+            at = plain.find(edit.old, at + 1)
         if len(found) != 1:
             raise PatchError(f"{what}: {edit.old!r} starts {len(found)} times on the line of anchor {edit.anchor!r} "
                              f"({plain[first:last].strip()!r}); an edit must match there exactly once")
@@ -77,14 +81,24 @@ def apply(source: str, edits: Replacements, what: str = "the source") -> str:
     return source
 
 
-def _without_markers(source: str, what: str):
+def _index(source: str, what: str):
+    """:func:`_markers` of ``source``, with ``PatchError`` naming ``what`` for an anchor used twice."""
+    plain, original_of, places, twice = _markers(source)
+    if twice:
+        raise PatchError(f"{what}: the anchor {twice!r} marks two lines; each anchor names one place")
+    return plain, original_of, places
+
+
+@lru_cache(maxsize=64)
+def _markers(source: str):
     """(``source`` without marker lines, a function mapping the position of a character of it to that character's
-    position in ``source``, anchor name -> where its line starts in the text without markers)."""
-    pieces, kept_at, removed, places = [], [], [], {}
+    position in ``source``, anchor name -> where its line starts in the text without markers, the first name
+    used twice or None). Kept for the last sources: every mistake of a module edits the same one."""
+    pieces, kept_at, removed, places, twice = [], [], [], {}, None
     position, dropped = 0, 0
     for match in MARKER.finditer(source):
         if match["name"] in places:
-            raise PatchError(f"{what}: the anchor {match['name']!r} marks two lines; each anchor names one place")
+            twice = twice or match["name"]
         pieces.append(source[position:match.start()])
         places[match["name"]] = match.start() - dropped
         kept_at.append(match.start() - dropped)
@@ -97,4 +111,4 @@ def _without_markers(source: str, what: str):
         before = bisect.bisect_right(kept_at, index)  # markers removed before this character
         return index + (removed[before - 1] if before else 0)
 
-    return "".join(pieces), original_of, places
+    return "".join(pieces), original_of, places, twice
