@@ -96,7 +96,7 @@ def attention_backward(Q, K, V, dO, mask=None):
     if dO.shape != (*batch, n_q, d_v):
         raise ValueError(f"dO has shape {dO.shape}; expected the output's shape {(*batch, n_q, d_v)}")
     scale = 1.0 / math.sqrt(d_k)
-    # anchor: attention_backward.line
+    # anchor: attention_backward.weights
     _, P = scaled_dot_product_attention(Q, K, V, mask)   # (..., n_q, n_k), zero where masked
     # anchor: attention_backward.dv
     dV = np.swapaxes(P, -1, -2) @ dO                      # (..., n_k, n_q) @ (..., n_q, d_v) -> (..., n_k, d_v)

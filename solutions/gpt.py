@@ -50,7 +50,7 @@ def gpt_forward(tokens, params, n_head):
     # anchor: gpt_forward.if_tokens
     if tokens.size and (tokens.min() < 0 or tokens.max() >= V):
         raise ValueError(f"token ids must lie in [0, V={V}); got ids from {tokens.min()} to {tokens.max()}")
-    # anchor: gpt_forward.x_2
+    # anchor: gpt_forward.embed
     x = wte[tokens] + wpe[:T]                     # (..., T, d) + (T, d) -> (..., T, d)
     for block in params["h"]:
         x = transformer_block(x, block, n_head)   # (..., T, d)
@@ -100,7 +100,7 @@ def gpt_decode_step(token, params, n_head, caches):
     token = np.asarray(token)
     if token.ndim != 0 or token.dtype.kind not in "iu" or not 0 <= token < V:
         raise ValueError(f"token must be one integer id in [0, V={V}); got {token!r}")
-    # anchor: gpt_decode_step.x_2
+    # anchor: gpt_decode_step.embed
     x = wte[token] + wpe[position]                # (d,) + (d,) -> (d,)
     for block, cache in zip(blocks, caches):
         x = block_decode_step(x, block, n_head, cache)   # (d,); appends this position to the block's cache

@@ -63,7 +63,7 @@ class KVCache:
             self._values = np.concatenate([self._values, np.empty_like(self._values)])
         self._keys[self._length] = k
         self._values[self._length] = v
-        # anchor: append.length
+        # anchor: append.count
         self._length += 1
         ### END SOLUTION
 
@@ -73,7 +73,7 @@ class KVCache:
         ### BEGIN SOLUTION implement KVCache.keys: the t cached keys as one (t, d_k) array
         if self._keys is None:
             return np.empty((0, 0))
-        # anchor: keys.view
+        # anchor: keys.stored
         view = self._keys[: self._length]
         view.flags.writeable = False
         return view

@@ -88,7 +88,7 @@ def apply_rope(x, positions=None, base=10000.0):
     rotated = np.empty_like(x)
     # anchor: apply_rope.rotated
     rotated[..., 0::2] = x_even * cos - x_odd * sin
-    # anchor: apply_rope.rotated_2
+    # anchor: apply_rope.odd
     rotated[..., 1::2] = x_even * sin + x_odd * cos
     # anchor: apply_rope.return
     return rotated

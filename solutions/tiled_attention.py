@@ -51,7 +51,7 @@ def tiled_attention(Q, K, V, block_size=64, causal=False):
             break                                      # every later key is in every query's future
         stop = min(start + block_size, n_k)
         scores = Q @ K[start:stop].T                   # (n_q, d_k) @ (d_k, b) -> (n_q, b)
-        # anchor: tiled_attention.scores_2
+        # anchor: tiled_attention.scale_scores
         scores *= scale                                # in place: one (n_q, b) block at a time
         if causal:
             # anchor: tiled_attention.key_index
@@ -70,7 +70,7 @@ def tiled_attention(Q, K, V, block_size=64, causal=False):
         running_sum += weights.sum(axis=1)
         # anchor: tiled_attention.running_out
         running_out *= rescale[:, None]
-        # anchor: tiled_attention.running_out_2
+        # anchor: tiled_attention.accumulate
         running_out += weights @ V[start:stop]                    # (n_q, b) @ (b, d_v) -> (n_q, d_v)
         running_max = block_max
     denominator = running_sum[:, None]                 # (n_q, 1)

@@ -84,7 +84,7 @@ MASK_IGNORED = Mistake(
     functions=FUNCTIONS,
     looks_like="masked keys received gradient: the weights were recomputed without the mask",
     hint="The backward pass must go through the same weights as the forward pass. Which keys had weight 0 there?",
-    patch=(Edit("attention_backward.line", FORWARD, "_, P = scaled_dot_product_attention(Q, K, V)"),),
+    patch=(Edit("attention_backward.weights", FORWARD, "_, P = scaled_dot_product_attention(Q, K, V)"),),
 )
 FULLY_MASKED_UNIFORM = Mistake(
     id="backward_fully_masked_uniform",
@@ -92,7 +92,7 @@ FULLY_MASKED_UNIFORM = Mistake(
     looks_like="a query with no allowed key passed gradient to the keys and values: its weights were taken "
                "as uniform instead of zero",
     hint="A query with no allowed key has an output of zeros whatever K and V are. What is its gradient, then?",
-    patch=(Edit("attention_backward.line",
+    patch=(Edit("attention_backward.weights",
                 FORWARD, FORWARD + "\n    P = np.where(P.sum(axis=-1, keepdims=True) == 0, 1.0 / P.shape[-1], P)"),),
 )
 MODIFIES_INPUT = modifies_input(

@@ -32,16 +32,16 @@ NO_POSITIONS = Mistake(
     functions=MODEL,
     looks_like="the model ignored word order: the position embeddings (wpe) were never added",
     hint="Attention by itself does not know where a token stands. Which table tells the model the position?",
-    patch=(Edit("gpt_forward.x_2", EMBED, "x = wte[tokens]"),
-           Edit("gpt_decode_step.x_2", EMBED_STEP, "x = wte[token]")),
+    patch=(Edit("gpt_forward.embed", EMBED, "x = wte[tokens]"),
+           Edit("gpt_decode_step.embed", EMBED_STEP, "x = wte[token]")),
 )
 POSITIONS_BY_TOKEN = Mistake(
     id="gpt_positions_by_token_id",
     functions=MODEL,
     looks_like="the position embeddings were looked up with the token ids instead of the positions 0, 1, ..., T-1",
     hint="wte is indexed by what the token is, wpe by where it stands.",
-    patch=(Edit("gpt_forward.x_2", EMBED, "x = wte[tokens] + wpe[tokens]"),
-           Edit("gpt_decode_step.x_2", EMBED_STEP, "x = wte[token] + wpe[token]")),
+    patch=(Edit("gpt_forward.embed", EMBED, "x = wte[tokens] + wpe[tokens]"),
+           Edit("gpt_decode_step.embed", EMBED_STEP, "x = wte[token] + wpe[token]")),
 )
 POSITIONS_FROM_BATCH = Mistake(
     id="gpt_positions_from_batch_length",
@@ -49,7 +49,7 @@ POSITIONS_FROM_BATCH = Mistake(
     looks_like="the positions were counted with len(tokens), which for a batch is the number of sequences, not T "
                "(right for one sequence only)",
     hint="tokens has shape (..., T). Which axis counts the positions, whatever the number of leading axes?",
-    patch=(Edit("gpt_forward.x_2", EMBED, "x = wte[tokens] + wpe[:len(tokens)]"),),
+    patch=(Edit("gpt_forward.embed", EMBED, "x = wte[tokens] + wpe[:len(tokens)]"),),
 )
 SCALED_EMBEDDINGS = Mistake(
     id="gpt_scaled_embeddings",
@@ -57,8 +57,8 @@ SCALED_EMBEDDINGS = Mistake(
     looks_like="the token embeddings were multiplied by sqrt(d) (the 2017 Transformer's convention, which GPT-2 "
                "does not use)",
     hint="Compare the embedding step with the original Transformer paper: does GPT-2 rescale anything there?",
-    patch=(Edit("gpt_forward.x_2", EMBED, "x = wte[tokens] * wte.shape[1] ** 0.5 + wpe[:T]"),
-           Edit("gpt_decode_step.x_2", EMBED_STEP, "x = wte[token] * wte.shape[1] ** 0.5 + wpe[position]")),
+    patch=(Edit("gpt_forward.embed", EMBED, "x = wte[tokens] * wte.shape[1] ** 0.5 + wpe[:T]"),
+           Edit("gpt_decode_step.embed", EMBED_STEP, "x = wte[token] * wte.shape[1] ** 0.5 + wpe[position]")),
 )
 HEAD_NOT_TRANSPOSED = Mistake(
     id="gpt_head_not_transposed",
@@ -160,4 +160,4 @@ NEGATIVE_IDS_WRAP = Mistake(
 )
 MODIFIES_INPUT = modifies_input(
     "gpt", ("gpt_forward", "log_softmax", "cross_entropy", "lm_loss"), "tokens",
-    "gpt_forward.x_2", "    x = wte[tokens] + wpe[:T]                     # (..., T, d) + (T, d) -> (..., T, d)")
+    "gpt_forward.embed", "    x = wte[tokens] + wpe[:T]                     # (..., T, d) + (T, d) -> (..., T, d)")

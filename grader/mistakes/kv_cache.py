@@ -64,9 +64,9 @@ ALIASING = Mistake(
     functions=("KVCache",),
     looks_like="the cache kept the caller's arrays: changing k after append changed the cached key",
     hint="The cache must remember the key as it was when it was appended.",
-    mutant=(Edit("append.length",
+    mutant=(Edit("append.count",
                  "self._length += 1",
                  "self._length += 1\n        self._appended = getattr(self, '_appended', []) + [k]"),
-            Edit("keys.view",
+            Edit("keys.stored",
                  "view = self._keys[: self._length]", "view = np.stack(self._appended).astype(self._keys.dtype)")),
 )

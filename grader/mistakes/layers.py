@@ -68,7 +68,7 @@ LAYER_NORM_BERT_EPS = Mistake(
     looks_like="eps defaults to 1e-12 (BERT's value) instead of GPT-2's 1e-5: rows with a small spread come out "
                "too large",
     hint="Each model fixes its LayerNorm's eps; GPT-2's is 1e-5. What does your signature default to?",
-    patch=(Edit("layer_norm.def_layer_norm",
+    patch=(Edit("layer_norm.signature",
                 "def layer_norm(x, gamma, beta, eps=1e-5):", "def layer_norm(x, gamma, beta, eps=1e-12):"),),
 )
 LAYER_NORM_GAMMA_BETA_SWAPPED = Mistake(

@@ -60,7 +60,7 @@ ROTATE_HALF = Mistake(
            Edit("apply_rope.rotated",
                 "rotated[..., 0::2] = x_even * cos - x_odd * sin",
                 "rotated[..., : d // 2] = x_even * cos - x_odd * sin"),
-           Edit("apply_rope.rotated_2",
+           Edit("apply_rope.odd",
                 "rotated[..., 1::2] = x_even * sin + x_odd * cos",
                 "rotated[..., d // 2:] = x_even * sin + x_odd * cos")),
 )

@@ -15,7 +15,7 @@ ALL_INF_NAN = Mistake(
                "with the max subtracted first, -inf - (-inf) is already NaN)",
     hint="A slice with no finite entry has nothing to normalise. What should its shift be, and what should "
          "come out where the total is 0?",
-    patch=(Edit("softmax.row_max", "    row_max = np.where(np.isfinite(row_max), row_max, 0)", "    pass"),
+    patch=(Edit("softmax.finite_shift", "    row_max = np.where(np.isfinite(row_max), row_max, 0)", "    pass"),
            Edit("softmax.return", DIVIDE, "exps / totals")),
 )
 WRONG_AXIS = Mistake(
@@ -24,7 +24,7 @@ WRONG_AXIS = Mistake(
     looks_like="the slices that sum to 1 run along another axis than the `axis` given",
     hint="Which slices must sum to 1? Every reduction has to run along the axis you were asked for.",
     # the last axis, or axis 0 when the last one was asked for: an `axis` ignored, or written into the code
-    patch=(Edit("softmax.row_max_max", ROW_MAX, "axis = -1 if axis % x.ndim != x.ndim - 1 else 0\n    " + ROW_MAX),),
+    patch=(Edit("softmax.row_max", ROW_MAX, "axis = -1 if axis % x.ndim != x.ndim - 1 else 0\n    " + ROW_MAX),),
     raises=(("AxisError", r"axis -?\d+ is out of bounds",
              "an axis was written into the code: the reductions ran along a fixed axis, not the `axis` given, "
              "and this input has no such axis"),
@@ -46,7 +46,7 @@ GLOBAL_MAX = Mistake(
     looks_like="every slice was shifted by the maximum of the whole array, so a slice far below it underflowed "
                "(0 / 0 is NaN)",
     hint="The shift is there to protect one slice at a time: it should depend on that slice only.",
-    patch=(Edit("softmax.row_max_max", ROW_MAX, "row_max = np.max(x)"),
+    patch=(Edit("softmax.row_max", ROW_MAX, "row_max = np.max(x)"),
            Edit("softmax.return", DIVIDE, "exps / totals")),
 )
 NO_KEEPDIMS = Mistake(
@@ -54,7 +54,7 @@ NO_KEEPDIMS = Mistake(
     functions=FUNCTIONS,
     looks_like="the max or the sum lost the reduced axis, so it broadcast against the wrong axis",
     hint="After a reduction along an axis, the result must still line up with x, axis for axis.",
-    patch=(Edit("softmax.row_max_max", ROW_MAX, "row_max = np.max(x, axis=axis)"),
+    patch=(Edit("softmax.row_max", ROW_MAX, "row_max = np.max(x, axis=axis)"),
            Edit("softmax.totals",
                 "totals = np.sum(exps, axis=axis, keepdims=True)", "totals = np.sum(exps, axis=axis)")),
 )
@@ -77,6 +77,6 @@ FLOAT32_COMPUTE = Mistake(
     functions=FUNCTIONS,
     looks_like="a float64 input was computed in float32: the values are right to about 7 digits only",
     hint="The result should be as precise as the input. Which dtype do your intermediate arrays have?",
-    patch=(Edit("softmax.row_max_max", ROW_MAX, "dtype, x = x.dtype, x.astype(np.float32)\n    " + ROW_MAX),
+    patch=(Edit("softmax.row_max", ROW_MAX, "dtype, x = x.dtype, x.astype(np.float32)\n    " + ROW_MAX),
            Edit("softmax.return", DIVIDE, DIVIDE + ".astype(dtype)")),
 )
