@@ -1,15 +1,28 @@
-"""The learning path (``curriculum.yaml``) as dataclasses: exercises in order, points, tasks, hints.
+"""The learning path (``curriculum.yaml``) as dataclasses: exercises in order, tasks, hints.
 
 The only list of exercises: every other list (quiz topics, the mistake registry, the stubs'
 package doc, the nbgrader notebooks, the release, the Gradescope bundle) is derived from it.
+The file is checked against ``curriculum.schema.json`` at load (one line naming the file and the
+entry when it breaks it). An exercise's id is also its module's name; its points are its checks'
+(read from ``checks/check_<id>.py`` without importing it; a built copy of the curriculum, for the
+release or Gradescope, records them).
 """
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 PATH = Path(__file__).with_name("curriculum.yaml")
+SCHEMA = Path(__file__).with_name("curriculum.schema.json")
+CHECKS = Path(__file__).with_name("checks")
+FORMAT_VERSION = 1
+
+
+class CurriculumError(ValueError):
+    """A curriculum file that breaks ``curriculum.schema.json`` (the message names the file and the entry)."""
 
 
 @dataclass(frozen=True)
@@ -36,14 +49,23 @@ class Explanation:
 
 @dataclass(frozen=True)
 class Exercise:
-    id: str
+    id: str                  # also the name of its module: solutions/<id>.py, exercises/<id>.py
     title: str
-    module: str
     depends_on: tuple[str, ...]
     source: str              # the seeds it comes from, for maintainers (empty in the student release)
-    points: float            # the sum of its checks' points
     explanation: Explanation
     tasks: tuple[Task, ...]
+    recorded_points: float | None = None   # a built copy's record of its checks' points (None in the source)
+
+    @property
+    def module(self) -> str:
+        """The exercise's module name: its id."""
+        return self.id
+
+    @property
+    def points(self) -> float:
+        """The sum of its checks' points (as a built copy recorded them, or read from its checks file)."""
+        return checks_points(self.id) if self.recorded_points is None else self.recorded_points
 
     def task(self, number: int) -> Task:
         for task in self.tasks:
@@ -54,21 +76,76 @@ class Exercise:
 
 @lru_cache(maxsize=1)
 def exercises() -> tuple[Exercise, ...]:
-    """Every exercise, in learning-path order."""
+    """Every exercise, in learning-path order (:class:`CurriculumError` for a file that breaks the schema)."""
+    return parse(load_data(PATH), PATH)
+
+
+def load_data(path: Path) -> dict:
+    """The YAML of a curriculum file, checked against the schema."""
     import yaml
 
-    with PATH.open(encoding="utf-8") as handle:
-        data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x faster
-    return tuple(
+    from .schema_subset import first_error
+
+    try:
+        with path.open(encoding="utf-8") as handle:
+            data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x faster
+    except yaml.YAMLError as error:
+        raise CurriculumError(f"{path}: not valid YAML: {' '.join(str(error).split())}") from None
+    found = first_error(data, json.loads(SCHEMA.read_text(encoding="utf-8")))
+    if found:
+        where, what = found
+        raise CurriculumError(f"{path}: {_place(data, where)}{what} (see {SCHEMA.name})")
+    return data
+
+
+def _place(data, where: tuple) -> str:
+    """``exercise 3 (attention), tasks[0]: `` for a place in the data (nothing for the top level)."""
+    if len(where) < 2 or where[0] != "exercises":
+        return f"{where[0]}: " if where else ""
+    entry = data["exercises"][where[1]]
+    name = entry.get("id") if isinstance(entry, dict) else None
+    rest = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in where[2:]).lstrip(".")
+    named = f" ({name})" if isinstance(name, str) else ""
+    return f"exercise {where[1] + 1}{named}" + (f", {rest}" if rest else "") + ": "
+
+
+def parse(data: dict, path: Path = PATH) -> tuple[Exercise, ...]:
+    found = tuple(
         Exercise(
-            id=entry["id"], title=entry["title"], module=entry["module"],
-            depends_on=tuple(entry.get("depends_on", ())), source=entry.get("source", ""), points=entry["points"],
+            id=entry["id"], title=entry["title"], depends_on=tuple(entry["depends_on"]), source=entry.get("source", ""),
             explanation=Explanation(entry["explanation"]["summary"].strip(),
                                     tuple(Quote(**quote) for quote in entry["explanation"].get("quotes", ()))),
             tasks=tuple(Task(t["task"], t["name"], tuple(t["hints"])) for t in entry["tasks"]),
+            recorded_points=entry.get("points"),
         )
         for entry in data["exercises"]
     )
+    seen: set[str] = set()
+    for number, exercise in enumerate(found, start=1):
+        if exercise.id in seen:
+            raise CurriculumError(f"{path}: exercise {number} ({exercise.id}): the id is used twice")
+        unknown = [name for name in exercise.depends_on if name not in seen]
+        if unknown:
+            raise CurriculumError(f"{path}: exercise {number} ({exercise.id}): depends_on names "
+                                  f"{', '.join(unknown)}, which is no earlier exercise")
+        seen.add(exercise.id)
+    return found
+
+
+# A check's decorator, and the test_ function it marks (other decorators may sit between them).
+CHECK = re.compile(r"^@check\(\s*(?:points\s*=\s*)?([0-9.]+)[^\n]*\n(?:@[^\n]*\n)*def test_\w+", re.MULTILINE)
+
+
+@lru_cache(maxsize=None)
+def checks_points(exercise_id: str) -> float:
+    """The sum of the ``@check(points=<number>, ...)`` of ``checks/check_<id>.py``'s ``test_`` functions, read from
+    its text (importing or even parsing every check module would slow ``attnkit check``); 0 without a checks
+    file. The ``points`` rule of ``python -m attnkit.devcheck`` compares it with the imported checks'."""
+    path = CHECKS / f"check_{exercise_id}.py"
+    if not path.is_file():
+        return 0
+    total = sum(float(points) for points in CHECK.findall(path.read_text(encoding="utf-8")))
+    return int(total) if total.is_integer() else total
 
 
 def ids() -> tuple[str, ...]:
@@ -162,9 +239,11 @@ def subset_text(exercise_ids, for_students: bool = False) -> str:
     Dumper.add_representer(str, text)
     data = yaml.safe_load(PATH.read_text(encoding="utf-8"))
     data["exercises"] = [entry for entry in data["exercises"] if entry["id"] in set(exercise_ids)]
-    for entry in data["exercises"] if for_students else ():
-        entry.pop("source", None)
-        entry["explanation"].pop("quotes", None)
+    for entry in data["exercises"]:
+        entry["points"] = get(entry["id"]).points  # recorded: a release's checks hold only the public ones
+        if for_students:
+            entry.pop("source", None)
+            entry["explanation"].pop("quotes", None)
     return SUBSET_HEADER + yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 

@@ -35,14 +35,22 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
         key, whose weights (and output) are all zero.
     """
     ### BEGIN SOLUTION implement scaled_dot_product_attention: scaled scores, mask, softmax over keys, weighted sum of V
+    # anchor: scaled_dot_product_attention.q
     Q, K, V = np.asarray(Q), np.asarray(K), np.asarray(V)
     d_k = Q.shape[-1]
+    # anchor: scaled_dot_product_attention.scores_swapaxes
     scores = Q @ np.swapaxes(K, -1, -2)         # (..., n_q, d_k) @ (..., d_k, n_k) -> (..., n_q, n_k)
+    # anchor: scaled_dot_product_attention.scores_sqrt
     scores = scores * (1.0 / math.sqrt(d_k))  # a Python float keeps float32 float32; ints become float64
+    # anchor: scaled_dot_product_attention.if_mask
     if mask is not None:
+        # anchor: scaled_dot_product_attention.scores
         scores = apply_mask(scores, mask)       # forbidden keys -> -inf, before the softmax
+    # anchor: scaled_dot_product_attention.weights
     weights = softmax(scores, axis=-1)          # (..., n_q, n_k), normalised over the keys
+    # anchor: scaled_dot_product_attention.output
     output = weights @ V                        # (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
+    # anchor: scaled_dot_product_attention.return
     return output, weights
     ### END SOLUTION
 

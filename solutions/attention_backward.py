@@ -54,7 +54,9 @@ def softmax_backward(y, dy, axis=-1):
         raise ValueError(f"y has shape {y.shape} but dy has shape {dy.shape}; they must be equal")
     dtype = np.result_type(y, dy, 1.0)                         # float32 stays float32, ints become float64
     y, dy = y.astype(dtype, copy=False), dy.astype(dtype, copy=False)
+    # anchor: softmax_backward.weighted
     weighted = np.sum(dy * y, axis=axis, keepdims=True)       # (..., 1, ...) along axis: sum_k dy_k y_k
+    # anchor: softmax_backward.return
     return y * (dy - weighted)                                # (...): y_i (dy_i - sum_k dy_k y_k)
     ### END SOLUTION
 
@@ -94,11 +96,17 @@ def attention_backward(Q, K, V, dO, mask=None):
     if dO.shape != (*batch, n_q, d_v):
         raise ValueError(f"dO has shape {dO.shape}; expected the output's shape {(*batch, n_q, d_v)}")
     scale = 1.0 / math.sqrt(d_k)
+    # anchor: attention_backward.weights
     _, P = scaled_dot_product_attention(Q, K, V, mask)   # (..., n_q, n_k), zero where masked
+    # anchor: attention_backward.dv
     dV = np.swapaxes(P, -1, -2) @ dO                      # (..., n_k, n_q) @ (..., n_q, d_v) -> (..., n_k, d_v)
     dP = dO @ np.swapaxes(V, -1, -2)                      # (..., n_q, d_v) @ (..., d_v, n_k) -> (..., n_q, n_k)
+    # anchor: attention_backward.ds
     dS = softmax_backward(P, dP, axis=-1)                 # (..., n_q, n_k): gradient of the scaled scores
+    # anchor: attention_backward.dq
     dQ = (dS @ K) * scale                                 # (..., n_q, n_k) @ (..., n_k, d_k) -> (..., n_q, d_k)
+    # anchor: attention_backward.dk
     dK = (np.swapaxes(dS, -1, -2) @ Q) * scale            # (..., n_k, n_q) @ (..., n_q, d_k) -> (..., n_k, d_k)
+    # anchor: attention_backward.return
     return dQ, dK, dV
     ### END SOLUTION

@@ -52,13 +52,17 @@ def causal_self_attention(x, params, n_head):
     *batch, T, d = x.shape
     if not isinstance(n_head, numbers.Integral) or n_head < 1 or d % n_head:
         raise ValueError(f"n_head={n_head!r} must be a positive integer that divides d={d}")
+    # anchor: causal_self_attention.qkv
     qkv = linear(x, params["c_attn"])          # (..., T, d) @ (d, 3d) -> (..., T, 3d)
+    # anchor: causal_self_attention.q
     q, k, v = np.split(qkv, 3, axis=-1)        # three (..., T, d): q | k | v
     q = split_heads(q, n_head)                 # (..., nh, T, hs)
     k = split_heads(k, n_head)                 # (..., nh, T, hs)
     v = split_heads(v, n_head)                 # (..., nh, T, hs)
+    # anchor: causal_self_attention.heads
     heads, weights = scaled_dot_product_attention(q, k, v, causal_mask(T))  # (..., nh, T, hs), (..., nh, T, T)
     merged = merge_heads(heads)                # (..., T, nh*hs) = (..., T, d)
+    # anchor: causal_self_attention.return
     return linear(merged, params["c_proj"]), weights  # (..., T, d) @ (d, d) -> (..., T, d)
     ### END SOLUTION
 
@@ -89,9 +93,13 @@ def transformer_block(x, params, n_head):
     """
     ### BEGIN SOLUTION implement transformer_block: x + attention of ln_1(x), then + feed-forward of ln_2 of that
     x = np.asarray(x)
+    # anchor: transformer_block.ln_1
     ln_1, ln_2 = params["ln_1"], params["ln_2"]
+    # anchor: transformer_block.attended
     attended, _ = causal_self_attention(layer_norm(x, ln_1["weight"], ln_1["bias"]), params["attn"], n_head)
+    # anchor: transformer_block.h
     h = x + attended                                                                  # (..., T, d)
+    # anchor: transformer_block.return
     return h + feed_forward(layer_norm(h, ln_2["weight"], ln_2["bias"]), params["mlp"])  # (..., T, d)
     ### END SOLUTION
 
@@ -132,12 +140,17 @@ def block_decode_step(x_t, params, n_head, cache):
     if not isinstance(n_head, numbers.Integral) or n_head < 1 or d % n_head:
         raise ValueError(f"n_head={n_head!r} must be a positive integer that divides d={d}")
     ln_1, ln_2, attn = params["ln_1"], params["ln_2"], params["attn"]
+    # anchor: block_decode_step.qkv
     qkv = linear(layer_norm(x_t, ln_1["weight"], ln_1["bias"]), attn["c_attn"])  # (d,) @ (d, 3d) -> (3d,)
     q, k, v = np.split(qkv, 3)                     # three (d,)
+    # anchor: block_decode_step.cache
     cache.append(k, v)                             # first append: the position attends to itself
+    # anchor: block_decode_step.keys
     keys = split_heads(np.asarray(cache.keys), n_head)      # (t, d) -> (nh, t, hs)
+    # anchor: block_decode_step.values
     values = split_heads(np.asarray(cache.values), n_head)  # (t, d) -> (nh, t, hs)
     query = split_heads(q[None, :], n_head)        # (1, d) -> (nh, 1, hs)
+    # anchor: block_decode_step.heads
     heads, _ = scaled_dot_product_attention(query, keys, values)  # (nh, 1, hs) over all t cached keys
     merged = merge_heads(heads)[0]                 # (1, nh*hs) -> (d,)
     h = x_t + linear(merged, attn["c_proj"])       # (d,) @ (d, d) -> (d,)

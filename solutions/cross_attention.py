@@ -54,8 +54,11 @@ def cross_attention(X, Z, W_Q, W_K, W_V, key_padding_mask=None):
     *batch_z, n_kv, d_z = Z.shape
     if batch_x != batch_z:
         raise ValueError(f"X has leading dimensions {tuple(batch_x)} but Z has {tuple(batch_z)}; they must be equal")
+    # anchor: cross_attention.q
     Q = X @ np.asarray(W_Q)  # (..., n_q, d_x) @ (d_x, d_k) -> (..., n_q, d_k)
+    # anchor: cross_attention.k
     K = Z @ np.asarray(W_K)  # (..., n_kv, d_z) @ (d_z, d_k) -> (..., n_kv, d_k)
+    # anchor: cross_attention.v
     V = Z @ np.asarray(W_V)  # (..., n_kv, d_z) @ (d_z, d_v) -> (..., n_kv, d_v)
     mask = None
     if key_padding_mask is not None:
@@ -63,6 +66,8 @@ def cross_attention(X, Z, W_Q, W_K, W_V, key_padding_mask=None):
         if key_padding_mask.shape != (*batch_z, n_kv):
             raise ValueError(f"key_padding_mask has shape {key_padding_mask.shape}; expected {(*batch_z, n_kv)} "
                              "(one entry per token of Z)")
+        # anchor: cross_attention.mask
         mask = key_padding_mask[..., None, :]  # (..., 1, n_kv): the same keys for every query
+    # anchor: cross_attention.return
     return scaled_dot_product_attention(Q, K, V, mask)  # (..., n_q, d_v), (..., n_q, n_kv)
     ### END SOLUTION

@@ -47,12 +47,16 @@ def gpt_forward(tokens, params, n_head):
     T = tokens.shape[-1]
     if not 1 <= T <= n_ctx:
         raise ValueError(f"the sequence has T={T} tokens; the model takes 1 to n_ctx={n_ctx}")
+    # anchor: gpt_forward.if_tokens
     if tokens.size and (tokens.min() < 0 or tokens.max() >= V):
         raise ValueError(f"token ids must lie in [0, V={V}); got ids from {tokens.min()} to {tokens.max()}")
+    # anchor: gpt_forward.embed
     x = wte[tokens] + wpe[:T]                     # (..., T, d) + (T, d) -> (..., T, d)
     for block in params["h"]:
         x = transformer_block(x, block, n_head)   # (..., T, d)
+    # anchor: gpt_forward.x
     x = layer_norm(x, params["ln_f"]["weight"], params["ln_f"]["bias"])  # (..., T, d); eps 1e-5 as in GPT-2
+    # anchor: gpt_forward.return
     return x @ wte.T                              # (..., T, d) @ (d, V) -> (..., T, V)
     ### END SOLUTION
 
@@ -89,16 +93,20 @@ def gpt_decode_step(token, params, n_head, caches):
     blocks = params["h"]
     if len(caches) != len(blocks) or not blocks:
         raise ValueError(f"got {len(caches)} caches for a model of {len(blocks)} blocks; expected one per block")
+    # anchor: gpt_decode_step.position
     position = len(caches[0])                     # every cache holds the positions already seen
     if position >= n_ctx:
         raise ValueError(f"the caches hold {position} positions; the model has room for n_ctx={n_ctx}")
     token = np.asarray(token)
     if token.ndim != 0 or token.dtype.kind not in "iu" or not 0 <= token < V:
         raise ValueError(f"token must be one integer id in [0, V={V}); got {token!r}")
+    # anchor: gpt_decode_step.embed
     x = wte[token] + wpe[position]                # (d,) + (d,) -> (d,)
     for block, cache in zip(blocks, caches):
         x = block_decode_step(x, block, n_head, cache)   # (d,); appends this position to the block's cache
+    # anchor: gpt_decode_step.x
     x = layer_norm(x, params["ln_f"]["weight"], params["ln_f"]["bias"])  # (d,); eps 1e-5 as in GPT-2
+    # anchor: gpt_decode_step.return
     return x @ wte.T                              # (d,) @ (d, V) -> (V,)
     ### END SOLUTION
 
@@ -126,7 +134,9 @@ def log_softmax(x, axis=-1):
         x = x.astype(np.float64)
     row_max = np.max(x, axis=axis, keepdims=True)          # (..., 1, ...) along axis
     row_max = np.where(np.isfinite(row_max), row_max, 0)  # an all -inf slice: shift by 0, not -inf
+    # anchor: log_softmax.shifted
     shifted = x - row_max                                 # the largest entry becomes 0, the others <= 0
+    # anchor: log_softmax.return
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))  # the sum is >= 1: no log(0)
     ### END SOLUTION
 
@@ -163,7 +173,9 @@ def cross_entropy(logits, targets):
     if targets.min() < 0 or targets.max() >= V:
         raise ValueError(f"targets must lie in [0, V={V}); got targets from {targets.min()} to {targets.max()}")
     log_probs = log_softmax(logits, axis=-1)                                    # (..., V)
+    # anchor: cross_entropy.picked
     picked = np.take_along_axis(log_probs, targets[..., None], axis=-1)[..., 0]  # (..., 1) -> (...)
+    # anchor: cross_entropy.return
     return -np.mean(picked)
     ### END SOLUTION
 
@@ -195,6 +207,8 @@ def lm_loss(tokens, params, n_head):
     n_ctx = params["wpe"]["weight"].shape[0]
     if tokens.ndim == 0 or not 2 <= tokens.shape[-1] <= n_ctx:
         raise ValueError(f"lm_loss needs 2 to n_ctx={n_ctx} tokens per sequence; got shape {tokens.shape}")
+    # anchor: lm_loss.logits
     logits = gpt_forward(tokens[..., :-1], params, n_head)   # (..., T-1, V): position t predicts token t+1
+    # anchor: lm_loss.return
     return cross_entropy(logits, tokens[..., 1:])           # targets (..., T-1)
     ### END SOLUTION

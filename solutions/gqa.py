@@ -42,6 +42,7 @@ def repeat_kv(x, n_rep):
         raise ValueError(f"n_rep must be at least 1, got {n_rep}")
     if x.ndim < 3:
         raise ValueError(f"x has shape {x.shape}; expected (..., n_kv_heads, n, d)")
+    # anchor: repeat_kv.return
     return np.repeat(x, n_rep, axis=-3)  # (..., n_kv, n, d) -> (..., n_kv*n_rep, n, d), head j <- j // n_rep
     ### END SOLUTION
 
@@ -97,8 +98,10 @@ def grouped_query_attention(X, W_Q, W_K, W_V, W_O, n_heads, n_kv_heads, mask=Non
     if mask is not None:
         mask = np.atleast_2d(np.asarray(mask, dtype=bool))  # a 1-D key mask (n,) becomes (1, n)
         mask = np.expand_dims(mask, -3)                     # (..., 1, n, n): one mask, every head
+    # anchor: grouped_query_attention.heads
     heads, weights = scaled_dot_product_attention(Q, K, V, mask)  # (..., nh, n, hs), (..., nh, n, n)
     concat = merge_heads(heads)                     # (..., n, nh*hs) = (..., n, d_model)
+    # anchor: grouped_query_attention.return
     return concat @ np.asarray(W_O), weights        # (..., n, d_model) @ (d_model, d_model) -> (..., n, d_model)
     ### END SOLUTION
 
@@ -138,5 +141,6 @@ def kv_cache_bytes(n_layers, n_kv_heads, d_head, seq_len, batch=1, bytes_per_val
         if size < 0:
             raise ValueError(f"{name} must not be negative, got {size}")
     keys_and_values = 2
+    # anchor: kv_cache_bytes.return
     return int(keys_and_values * n_layers * batch * n_kv_heads * seq_len * d_head * bytes_per_value)
     ### END SOLUTION

@@ -49,6 +49,7 @@ class KVCache:
         if k.ndim != 1 or v.ndim != 1:
             raise ValueError(f"append expects 1-D k and v, got shapes {k.shape} and {v.shape}")
         if self._keys is None:
+            # anchor: append.dtype
             dtype = np.result_type(k, v, 1.0)  # float32 stays float32; ints become float64
             self._keys = np.empty((16, k.shape[0]), dtype=dtype)
             self._values = np.empty((16, v.shape[0]), dtype=dtype)
@@ -62,6 +63,7 @@ class KVCache:
             self._values = np.concatenate([self._values, np.empty_like(self._values)])
         self._keys[self._length] = k
         self._values[self._length] = v
+        # anchor: append.count
         self._length += 1
         ### END SOLUTION
 
@@ -71,6 +73,7 @@ class KVCache:
         ### BEGIN SOLUTION implement KVCache.keys: the t cached keys as one (t, d_k) array
         if self._keys is None:
             return np.empty((0, 0))
+        # anchor: keys.stored
         view = self._keys[: self._length]
         view.flags.writeable = False
         return view
@@ -117,8 +120,11 @@ def decode_step(x_t, W_Q, W_K, W_V, cache):
     q = x_t @ np.asarray(W_Q)          # (d_model,) @ (d_model, d_k) -> (d_k,)
     k = x_t @ np.asarray(W_K)          # (d_k,)
     v = x_t @ np.asarray(W_V)          # (d_v,)
+    # anchor: decode_step.cache
     cache.append(k, v)                 # the new token attends to itself too
+    # anchor: decode_step.keys
     keys, values = cache.keys, cache.values       # (t, d_k), (t, d_v)
+    # anchor: decode_step.scores
     scores = (keys @ q) * (1.0 / math.sqrt(q.shape[-1]))  # (t, d_k) @ (d_k,) -> (t,)
     weights = softmax(scores)          # (t,)
     return weights @ values            # (t,) @ (t, d_v) -> (d_v,)

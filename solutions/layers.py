@@ -37,10 +37,12 @@ def linear(x, params):
     weight, bias = np.asarray(params["weight"]), np.asarray(params["bias"])
     x = np.asarray(x)
     x = x.astype(np.result_type(x, weight, bias, 1.0), copy=False)  # float32 stays float32; ints become float64
+    # anchor: linear.return
     return x @ weight + bias  # (..., d_in) @ (d_in, d_out) -> (..., d_out), + (d_out,)
     ### END SOLUTION
 
 
+# anchor: layer_norm.signature
 def layer_norm(x, gamma, beta, eps=1e-5):
     """Layer normalisation over the last axis (the features of each token).
 
@@ -62,10 +64,14 @@ def layer_norm(x, gamma, beta, eps=1e-5):
     ### BEGIN SOLUTION implement layer_norm: centre each row, divide by sqrt(biased variance + eps), scale and shift
     x = np.asarray(x)
     x = x.astype(np.result_type(x, 1.0), copy=False)  # float32 stays float32; ints become float64
+    # anchor: layer_norm.mean
     mean = np.mean(x, axis=-1, keepdims=True)                  # (..., 1)
     centred = x - mean                                         # (..., d)
+    # anchor: layer_norm.variance
     variance = np.mean(centred * centred, axis=-1, keepdims=True)  # (..., 1): divides by d
+    # anchor: layer_norm.normalised
     normalised = centred / np.sqrt(variance + eps)             # (..., d)
+    # anchor: layer_norm.return
     return normalised * np.asarray(gamma) + np.asarray(beta)   # (..., d) * (d,) + (d,)
     ### END SOLUTION
 
@@ -90,6 +96,7 @@ def rms_norm(x, weight, eps=1e-6):
     ### BEGIN SOLUTION implement rms_norm: divide each row by the square root of its mean square (+ eps), then scale
     x = np.asarray(x)
     x = x.astype(np.result_type(x, 1.0), copy=False)  # float32 stays float32; ints become float64
+    # anchor: rms_norm.mean_square
     mean_square = np.mean(x * x, axis=-1, keepdims=True)  # (..., 1)
     return x / np.sqrt(mean_square + eps) * np.asarray(weight)  # (..., d) / (..., 1) * (d,)
     ### END SOLUTION
@@ -113,7 +120,9 @@ def gelu(x):
     x = np.asarray(x)
     x = x.astype(np.result_type(x, 1.0), copy=False)  # float32 stays float32; ints become float64
     with np.errstate(over="ignore"):  # x**3 may overflow to +-inf; tanh(+-inf) = +-1 is the right limit
+        # anchor: gelu.inner
         inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)  # (...)
+    # anchor: gelu.return
     return 0.5 * x * (1.0 + np.tanh(inner))
     ### END SOLUTION
 
@@ -134,6 +143,7 @@ def feed_forward(x, params):
         ``linear(gelu(linear(x, c_fc)), c_proj)``. Float dtype of ``x`` and the parameters.
     """
     ### BEGIN SOLUTION implement feed_forward: linear to d_ff, gelu, linear back to d
+    # anchor: feed_forward.hidden
     hidden = gelu(linear(x, params["c_fc"]))  # (..., d) @ (d, d_ff) -> (..., d_ff)
     return linear(hidden, params["c_proj"])   # (..., d_ff) @ (d_ff, d) -> (..., d)
     ### END SOLUTION

@@ -31,6 +31,7 @@ def elu_feature_map(x):
     x = np.asarray(x)
     if x.dtype.kind != "f":
         x = x.astype(np.float64)
+    # anchor: elu_feature_map.return
     return np.where(x > 0, x + 1, np.exp(np.minimum(x, 0)))  # exp only of x <= 0: no overflow for large x
     ### END SOLUTION
 
@@ -67,9 +68,12 @@ def linear_attention(Q, K, V, causal=False, eps=1e-6):
     n_q, n_k = Q.shape[-2], K.shape[-2]
     if causal and n_q != n_k:
         raise ValueError(f"causal linear attention needs as many queries as keys, got n_q={n_q} and n_k={n_k}")
+    # anchor: linear_attention.phi_q
     phi_q = elu_feature_map(Q.astype(dtype, copy=False))  # (..., n_q, d_k)
+    # anchor: linear_attention.phi_k
     phi_k = elu_feature_map(K.astype(dtype, copy=False))  # (..., n_k, d_k)
     V = V.astype(dtype, copy=False)                        # (..., n_k, d_v)
+    # anchor: linear_attention.if_causal
     if not causal:
         S = np.swapaxes(phi_k, -1, -2) @ V                 # (..., d_k, n_k) @ (..., n_k, d_v) -> (..., d_k, d_v)
         z = np.sum(phi_k, axis=-2)[..., :, None]           # (..., d_k) -> (..., d_k, 1)
@@ -78,9 +82,12 @@ def linear_attention(Q, K, V, causal=False, eps=1e-6):
     else:
         # running sums over j <= i: one (d_k, d_v) state per position, never an (n, n) array
         S = phi_k[..., :, :, None] * V[..., :, None, :]    # (..., n, d_k, 1) * (..., n, 1, d_v) -> (..., n, d_k, d_v)
+        # anchor: linear_attention.s
         S = np.cumsum(S, axis=-3, out=S)                   # S[i] = sum_{j <= i} phi(k_j) v_j^T, in place
+        # anchor: linear_attention.z
         z = np.cumsum(phi_k, axis=-2)                      # (..., n, d_k): z[i] = sum_{j <= i} phi(k_j)
         numerator = (phi_q[..., :, None, :] @ S)[..., 0, :]  # (..., n, 1, d_k) @ (..., n, d_k, d_v) -> (..., n, d_v)
         denominator = np.sum(phi_q * z, axis=-1, keepdims=True)  # (..., n, d_k) -> (..., n, 1)
+    # anchor: linear_attention.return
     return numerator / (denominator + eps)                 # (..., n_q, d_v)
     ### END SOLUTION

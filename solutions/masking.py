@@ -21,6 +21,7 @@ def causal_mask(n):
         ``mask[i, j]`` is True where ``j <= i``.
     """
     ### BEGIN SOLUTION implement causal_mask: True on and below the diagonal
+    # anchor: causal_mask.return
     return np.tril(np.ones((n, n), dtype=bool))
     ### END SOLUTION
 
@@ -43,6 +44,7 @@ def padding_mask(lengths, max_len):
     ### BEGIN SOLUTION implement padding_mask: True at the positions before each sequence's length
     lengths = np.asarray(lengths)
     positions = np.arange(max_len)                 # (max_len,)
+    # anchor: padding_mask.return
     return positions[None, :] < lengths[:, None]   # (1, max_len) < (batch, 1) -> (batch, max_len)
     ### END SOLUTION
 
@@ -67,5 +69,6 @@ def apply_mask(scores, mask):
     scores = np.asarray(scores)
     if scores.dtype.kind != "f":
         scores = scores.astype(np.float64)
+    # anchor: apply_mask.return
     return np.where(np.asarray(mask, dtype=bool), scores, -np.inf)
     ### END SOLUTION

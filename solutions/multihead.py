@@ -32,11 +32,14 @@ def split_heads(X, n_heads):
     """
     ### BEGIN SOLUTION implement split_heads: reshape the last axis to (n_heads, d_head), then put heads before tokens
     X = np.asarray(X)
+    # anchor: split_heads.batch
     *batch, n, d_model = X.shape
     if n_heads <= 0 or d_model % n_heads != 0:
         raise ValueError(f"d_model={d_model} is not divisible by n_heads={n_heads}")
     d_head = d_model // n_heads
+    # anchor: split_heads.per_head
     per_head = X.reshape(*batch, n, n_heads, d_head)  # (..., n, nh, hs)
+    # anchor: split_heads.return
     return np.swapaxes(per_head, -3, -2)              # (..., nh, n, hs)
     ### END SOLUTION
 
@@ -55,6 +58,7 @@ def merge_heads(X):
     ### BEGIN SOLUTION implement merge_heads: swap tokens back before heads, then flatten (n_heads, d_head)
     X = np.asarray(X)
     *batch, n_heads, n, d_head = X.shape
+    # anchor: merge_heads.per_token
     per_token = np.swapaxes(X, -3, -2)                      # (..., n, nh, hs)
     return per_token.reshape(*batch, n, n_heads * d_head)  # (..., n, nh*hs)
     ### END SOLUTION
@@ -87,8 +91,11 @@ def multi_head_self_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask=None):
     if mask is not None:
         mask = np.asarray(mask, dtype=bool)         # broadcastable to (..., n, n)
         if mask.ndim >= 2:
+            # anchor: multi_head_self_attention.mask
             mask = np.expand_dims(mask, -3)         # (..., 1, n, n): one mask, every head
+    # anchor: multi_head_self_attention.heads
     heads, weights = scaled_dot_product_attention(Q, K, V, mask)  # (..., nh, n, hs), (..., nh, n, n)
     concat = merge_heads(heads)                    # (..., n, nh*hs) = (..., n, d_model)
+    # anchor: multi_head_self_attention.return
     return concat @ np.asarray(W_O), weights       # (..., n, d_model) @ (d_model, d_model) -> (..., n, d_model)
     ### END SOLUTION

@@ -43,11 +43,14 @@ def alibi_slopes(n_heads):
         raise ValueError(f"n_heads must be at least 1, got {n_heads}")
 
     def power_of_two_slopes(n):
+        # anchor: power_of_two_slopes.return
         return 2.0 ** (-8.0 * np.arange(1, n + 1) / n)  # (n,): 2**(-8/n), 2**(-16/n), ..., 2**-8
 
+    # anchor: alibi_slopes.if_n_heads
     if n_heads & (n_heads - 1) == 0:
         return power_of_two_slopes(n_heads)
     m = 2 ** int(math.floor(math.log2(n_heads)))       # largest power of two below n_heads
+    # anchor: alibi_slopes.extra
     extra = power_of_two_slopes(2 * m)[0::2][:n_heads - m]
     return np.concatenate([power_of_two_slopes(m), extra])  # (m,) + (n_heads - m,) -> (n_heads,)
     ### END SOLUTION
@@ -75,9 +78,12 @@ def alibi_bias(n_heads, n_q, n_k=None):
     ### BEGIN SOLUTION implement alibi_bias: minus each head's slope times the query-key distance
     n_k = n_q if n_k is None else n_k
     slopes = alibi_slopes(n_heads)                        # (nh,)
+    # anchor: alibi_bias.query_positions
     query_positions = np.arange(n_q) + (n_k - n_q)        # (n_q,)
     key_positions = np.arange(n_k)                        # (n_k,)
+    # anchor: alibi_bias.distance
     distance = np.abs(query_positions[:, None] - key_positions[None, :])  # (n_q, 1) - (1, n_k) -> (n_q, n_k)
+    # anchor: alibi_bias.return
     return -slopes[:, None, None] * distance              # (nh, 1, 1) * (n_q, n_k) -> (nh, n_q, n_k)
     ### END SOLUTION
 
@@ -111,7 +117,9 @@ def sliding_window_mask(n, window, causal=True):
         raise ValueError(f"window must be at least 1, got {window}")
     offset = np.arange(n)[:, None] - np.arange(n)[None, :]  # (n, 1) - (1, n) -> (n, n): i - j
     if causal:
+        # anchor: sliding_window_mask.return
         return (offset >= 0) & (offset < window)
+    # anchor: sliding_window_mask.return_abs
     return np.abs(offset) < window
     ### END SOLUTION
 
@@ -154,6 +162,7 @@ def biased_attention(Q, K, V, bias=None, mask=None):
     Q, K, V = np.asarray(Q), np.asarray(K), np.asarray(V)
     d_k = Q.shape[-1]
     scores = Q @ np.swapaxes(K, -1, -2)          # (..., n_q, d_k) @ (..., d_k, n_k) -> (..., n_q, n_k)
+    # anchor: biased_attention.scores
     scores = scores * (1.0 / math.sqrt(d_k))     # a Python float keeps float32 float32
     if scores.dtype.kind != "f":
         scores = scores.astype(np.float64)
@@ -161,10 +170,14 @@ def biased_attention(Q, K, V, bias=None, mask=None):
         bias = np.asarray(bias)
         if not _broadcasts_to(bias.shape, scores.shape):
             raise ValueError(f"bias of shape {bias.shape} does not broadcast to the scores' shape {scores.shape}")
+        # anchor: biased_attention.scores_astype
         scores = scores + bias.astype(scores.dtype, copy=False)  # after the scaling: the bias is not divided
     if mask is not None:
+        # anchor: biased_attention.scores_apply_mask
         scores = apply_mask(scores, mask)        # forbidden keys -> -inf, whatever their bias
+    # anchor: biased_attention.weights
     weights = softmax(scores, axis=-1)           # (..., n_q, n_k)
     output = weights @ V                         # (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
+    # anchor: biased_attention.return
     return output, weights
     ### END SOLUTION

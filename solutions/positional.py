@@ -25,11 +25,16 @@ def sinusoidal_encoding(seq_len, d_model):
     """
     ### BEGIN SOLUTION implement sinusoidal_encoding: sin on even columns, cos on odd columns, one frequency per pair
     positions = np.arange(seq_len, dtype=np.float64)[:, None]  # (seq_len, 1)
+    # anchor: sinusoidal_encoding.two_i
     two_i = np.arange(0, d_model, 2, dtype=np.float64)          # (ceil(d_model/2),): 0, 2, 4, ...
+    # anchor: sinusoidal_encoding.angles
     angles = positions / 10000.0 ** (two_i / d_model)           # (seq_len, ceil(d_model/2))
     encoding = np.empty((seq_len, d_model))
+    # anchor: sinusoidal_encoding.encoding
     encoding[:, 0::2] = np.sin(angles)
+    # anchor: sinusoidal_encoding.encoding_cos
     encoding[:, 1::2] = np.cos(angles[:, : d_model // 2])       # odd d_model: one fewer cos column
+    # anchor: sinusoidal_encoding.return
     return encoding
     ### END SOLUTION
 
@@ -67,15 +72,24 @@ def apply_rope(x, positions=None, base=10000.0):
     n, d = x.shape[-2], x.shape[-1]
     if d % 2:
         raise ValueError(f"apply_rope needs an even feature size, got d={d}")
+    # anchor: apply_rope.if_positions
     if positions is None:
         positions = np.arange(n)
     positions = np.asarray(positions, dtype=np.float64)                  # (n,)
+    # anchor: apply_rope.frequencies
     frequencies = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)    # (d/2,)
+    # anchor: apply_rope.theta
     theta = positions[:, None] * frequencies[None, :]                    # (n, 1) * (1, d/2) -> (n, d/2)
+    # anchor: apply_rope.cos
     cos, sin = np.cos(theta).astype(x.dtype), np.sin(theta).astype(x.dtype)
+    # anchor: apply_rope.x_even
     x_even, x_odd = x[..., 0::2], x[..., 1::2]                          # (..., n, d/2) each
+    # anchor: apply_rope.rotated_empty_like
     rotated = np.empty_like(x)
+    # anchor: apply_rope.rotated
     rotated[..., 0::2] = x_even * cos - x_odd * sin
+    # anchor: apply_rope.odd
     rotated[..., 1::2] = x_even * sin + x_odd * cos
+    # anchor: apply_rope.return
     return rotated
     ### END SOLUTION

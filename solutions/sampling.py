@@ -59,22 +59,30 @@ def sampling_probs(logits, temperature=1.0, top_k=None, top_p=None):
     if logits.dtype.kind != "f":
         logits = logits.astype(np.float64)
     V = logits.shape[-1]
+    # anchor: sampling_probs.if_temperature
     if temperature == 0:                                   # greedy: all the mass on the first largest logit
         probs = np.zeros_like(logits)                      # (..., V)
         np.put_along_axis(probs, np.argmax(logits, axis=-1)[..., None], 1, axis=-1)
         return probs
+    # anchor: sampling_probs.z
     z = logits / float(temperature)                        # (..., V); a Python float keeps float32
     if top_k is not None and top_k < V:
+        # anchor: sampling_probs.kth_largest
         kth_largest = np.partition(z, V - top_k, axis=-1)[..., V - top_k, None]  # (..., 1)
+        # anchor: sampling_probs.z_where
         z = np.where(z >= kth_largest, z, -np.inf)         # ties with the k-th largest stay
     probs = softmax(z, axis=-1)                            # (..., V): exactly 0 where z is -inf
     if top_p is not None and top_p < 1:
+        # anchor: sampling_probs.order
         order = np.argsort(-probs, axis=-1, kind="stable")           # (..., V): most likely first
+        # anchor: sampling_probs.ranked
         ranked = np.take_along_axis(probs, order, axis=-1)           # (..., V) descending
+        # anchor: sampling_probs.preceding
         preceding = np.cumsum(ranked, axis=-1) - ranked              # mass ranked above each token
         keep = np.empty(ranked.shape, dtype=bool)
         np.put_along_axis(keep, order, preceding < top_p, axis=-1)   # back to vocabulary order
         probs = np.where(keep, probs, 0)
+        # anchor: sampling_probs.probs
         probs = probs / np.sum(probs, axis=-1, keepdims=True)        # renormalise the nucleus
     return probs
     ### END SOLUTION
@@ -113,6 +121,7 @@ def sample_token(logits, rng=None, temperature=1.0, top_k=None, top_p=None):
     if rng is None:
         raise ValueError("sampling at temperature > 0 needs rng, a numpy.random.Generator")
     cdf = np.cumsum(probs.astype(np.float64))   # (V,), in float64 as rng.choice computes it
+    # anchor: sample_token.u
     u = rng.random()                            # the one draw, in [0, 1)
     return int(np.searchsorted(cdf / cdf[-1], u, side="right"))
     ### END SOLUTION
@@ -162,9 +171,11 @@ def generate(prompt, params, n_head, n_new, rng=None, temperature=0.0, top_k=Non
         raise ValueError("sampling at temperature > 0 needs rng, a numpy.random.Generator")
     sequence = [int(token) for token in prompt]
     if use_cache and n_new > 0:
+        # anchor: generate.caches
         caches = [KVCache() for _ in params["h"]]           # one cache per block, never shared
         for token in sequence:                              # prefill: the prompt, one position at a time
             logits = gpt_decode_step(token, params, n_head, caches)      # (V,)
+        # anchor: generate.for_step
         for step in range(n_new):
             sequence.append(sample_token(logits, rng, temperature, top_k, top_p))
             if step < n_new - 1:                            # the last new token is never fed back

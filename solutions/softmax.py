@@ -32,9 +32,14 @@ def softmax(x, axis=-1):
     x = np.asarray(x)
     if x.dtype.kind != "f":
         x = x.astype(np.float64)
+    # anchor: softmax.row_max
     row_max = np.max(x, axis=axis, keepdims=True)          # (..., 1, ...) along axis
+    # anchor: softmax.finite_shift
     row_max = np.where(np.isfinite(row_max), row_max, 0)  # an all -inf slice: shift by 0, not -inf
+    # anchor: softmax.exps
     exps = np.exp(x - row_max)                            # largest entry becomes exp(0) = 1
+    # anchor: softmax.totals
     totals = np.sum(exps, axis=axis, keepdims=True)
+    # anchor: softmax.return
     return np.divide(exps, totals, out=np.zeros_like(exps), where=totals > 0)
     ### END SOLUTION

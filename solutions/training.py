@@ -74,10 +74,14 @@ def layer_norm_backward(x, gamma, dy, eps=1e-5):
     centred = x - x.mean(axis=-1, keepdims=True)               # (..., d)
     rstd = 1.0 / np.sqrt(np.mean(centred**2, axis=-1, keepdims=True) + eps)   # (..., 1), biased variance
     xhat = centred * rstd                                      # (..., d)
+    # anchor: layer_norm_backward.dbeta
     dbeta = dy.reshape(-1, d).sum(axis=0)                      # (N, d) -> (d,)
+    # anchor: layer_norm_backward.dgamma
     dgamma = (dy * xhat).reshape(-1, d).sum(axis=0)            # (N, d) -> (d,)
+    # anchor: layer_norm_backward.dxhat
     dxhat = dy * gamma                                         # (..., d)
     # the mean and the variance depend on every entry of the row: two correction terms
+    # anchor: layer_norm_backward.dx
     dx = rstd * (dxhat - dxhat.mean(axis=-1, keepdims=True)
                  - xhat * (dxhat * xhat).mean(axis=-1, keepdims=True))   # (..., d)
     return dx, dgamma, dbeta
@@ -116,7 +120,9 @@ def gelu_backward(x, dy):
     x = np.clip(x, -20.0, 20.0)
     c, a = math.sqrt(2.0 / math.pi), 0.044715
     tanh_u = np.tanh(c * (x + a * x**3))                       # (...)
+    # anchor: gelu_backward.du_dx
     du_dx = c * (1.0 + 3.0 * a * x**2)                         # the inner derivative
+    # anchor: gelu_backward.slope
     slope = 0.5 * (1.0 + tanh_u) + 0.5 * x * (1.0 - tanh_u**2) * du_dx
     return dy * slope
     ### END SOLUTION
@@ -155,6 +161,7 @@ def cross_entropy_backward(logits, targets):
     n_positions = max(targets.size, 1)
     probs = np.exp(log_softmax(logits, axis=-1))               # (..., V)
     one_hot = np.arange(V) == targets[..., None]               # (..., V) bool
+    # anchor: cross_entropy_backward.return
     return (probs - one_hot) / n_positions
     ### END SOLUTION
 
@@ -232,6 +239,7 @@ def gpt_backward(tokens, params, n_head):
 
     # backward, in reverse
     dlogits = cross_entropy_backward(logits, targets)        # (..., T, V)
+    # anchor: gpt_backward.dwte
     dwte = dlogits.reshape(-1, V).T @ final.reshape(-1, d)   # (V, N) @ (N, d): the tied head's share
     dfinal = dlogits @ wte                                   # (..., T, V) @ (V, d) -> (..., T, d)
     dx, dgamma, dbeta = layer_norm_backward(x, params["ln_f"]["weight"], dfinal, EPS)
@@ -245,7 +253,9 @@ def gpt_backward(tokens, params, n_head):
         dh_norm, dg_2, db_2 = layer_norm_backward(h, block["ln_2"]["weight"], dnormed_2, EPS)
         dh = dx + dh_norm                                                    # residual: both paths add
         dmerged, g_attn_proj = linear_backward(merged, attn["c_proj"], dh)
+        # anchor: gpt_backward.dq
         dQ, dK, dV = attention_backward(Q, K, Vh, split_heads(dmerged, n_head), mask)   # (..., nh, T, hs)
+        # anchor: gpt_backward.dqkv
         dqkv = np.concatenate([merge_heads(g) for g in (dQ, dK, dV)], axis=-1)          # (..., T, 3d): q | k | v
         dnormed_1, g_attn = linear_backward(normed_1, attn["c_attn"], dqkv)
         dx_norm, dg_1, db_1 = layer_norm_backward(x_in, block["ln_1"]["weight"], dnormed_1, EPS)
@@ -256,6 +266,7 @@ def gpt_backward(tokens, params, n_head):
                             "mlp": {"c_fc": g_fc, "c_proj": g_mlp_proj}})
     grads["h"] = block_grads[::-1]
     dx_rows = dx.reshape(-1, d)                              # (N, d), one row per input position
+    # anchor: gpt_backward.add
     np.add.at(dwte, inputs.reshape(-1), dx_rows)             # repeated tokens accumulate
     dwpe = np.zeros_like(wpe, dtype=dwte.dtype)              # (n_ctx, d): positions >= T get 0
     dwpe[:T] = dx.reshape(-1, T, d).sum(axis=0)              # summed over the batch
@@ -338,14 +349,19 @@ def adam_step(params, grads, state=None, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, 
                  "v": rebuild(params, (np.zeros_like(p, dtype=np.result_type(p, 1.0))
                                        for (p,) in zip_trees(params)))}
     t = state["t"] + 1                                         # t = 1 at the first step
+    # anchor: adam_step.correction_1
     correction_1, correction_2 = 1.0 - b1**t, 1.0 - b2**t     # Python floats: the dtype stays the params'
     new_p, new_m, new_v = [], [], []
     for p, g, m, v in zip_trees(params, grads, state["m"], state["v"]):
+        # anchor: adam_step.g
         g = g.astype(m.dtype, copy=False)
         m = b1 * m + (1.0 - b1) * g                            # running mean of the gradient
+        # anchor: adam_step.v
         v = b2 * v + (1.0 - b2) * (g * g)                      # running mean of its square
+        # anchor: adam_step.denominator
         denominator = np.sqrt(v) / math.sqrt(correction_2) + eps     # sqrt(v_hat) + eps
         step = (lr / correction_1) * m / denominator                 # lr * m_hat / (sqrt(v_hat) + eps)
+        # anchor: adam_step.new_p
         new_p.append((p * (1.0 - lr * weight_decay) - step).astype(p.dtype, copy=False))
         new_m.append(m)
         new_v.append(v)
@@ -388,6 +404,7 @@ def train(tokens, params, n_head, n_steps, lr=1e-3, betas=(0.9, 0.999), eps=1e-8
     params, state = copy.deepcopy(params), None
     losses = np.zeros(n_steps, dtype=np.float64)
     for step in range(n_steps):
+        # anchor: train.losses
         losses[step], grads = gpt_backward(tokens, params, n_head)   # the loss before this step
         params, state = adam_step(params, grads, state, lr, betas, eps, weight_decay)
     return params, losses

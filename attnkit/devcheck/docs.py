@@ -1,6 +1,7 @@
-"""The numbers the docs state about the kit (exercises, points, checks, questions, mistakes...), checked
-against the kit itself: ``python -m attnkit.devcheck --docs`` lists every stale one, ``--docs --write``
-rewrites them. A test keeps them equal, so a new exercise or question cannot leave the docs behind.
+"""The numbers the docs state about the kit (exercises, points, checks, questions, mistakes...) and the list of
+the rules of a complete exercise (docs/adding-an-exercise.md), checked against the kit itself:
+``python -m attnkit.devcheck --docs`` lists every stale one, ``--docs --write`` rewrites them. A test keeps them
+equal, so a new exercise, question or rule cannot leave the docs behind.
 
 Each :data:`CLAIMS` entry is a file, a pattern whose first group is the number, and the :data:`FACTS` it
 states. A sample output's table rows (``PASS  softmax  11/11  6/6 checks``) are claims too: the points and
@@ -51,14 +52,7 @@ def _exercises() -> int:
     return len(curriculum.ids())
 
 
-def _minimum(name: str) -> int:
-    from attnkit import devcheck
-
-    return getattr(devcheck, name)
-
-
-FACTS = {"min_questions": lambda: _minimum("MIN_QUESTIONS"), "min_predict": lambda: _minimum("MIN_PREDICT"),
-         "points": _points, "exercises": _exercises, "checks": lambda: _checks(), "hidden": lambda: _checks("hidden"),
+FACTS = {"points": _points, "exercises": _exercises, "checks": lambda: _checks(), "hidden": lambda: _checks("hidden"),
          "questions": _questions, "banks": _banks, "mistakes": _mistakes}
 
 CLAIMS = (
@@ -71,11 +65,12 @@ CLAIMS = (
     ("docs/nbgrader.md", r"worth the check's points \((\d+) cells, ", "checks"),
     ("docs/nbgrader.md", r" cells, (\d+) points in all\)", "points"),
     ("docs/nbgrader.md", r"\nThe (\d+) hidden checks sit between", "hidden"),
-    ("docs/adding-an-exercise.md", r"with at least (\d+) questions, ", "min_questions"),
-    ("docs/adding-an-exercise.md", r"with at least \d+ questions, (\d+) of them `predict: true`", "min_predict"),
 )
 TABLE_ROW = re.compile(r"^(?:PASS|FAIL|TODO)  (\w+) +\d+/(\d+) +\d+/(\d+) checks$", re.MULTILINE)
 TABLE_FILES = ("README.md",)
+RULES_FILE = "docs/adding-an-exercise.md"   # its list of the rules, between these two lines, is generated
+RULES_BEGIN = "<!-- the rules of attnkit/devcheck/rules.py: python -m attnkit.devcheck --docs --write -->\n"
+RULES_END = "<!-- end of the rules -->\n"
 
 
 @dataclass(frozen=True)
@@ -87,7 +82,27 @@ class Stale:
     what: str
 
     def __str__(self) -> str:
+        if self.what == "rules":
+            return f"{self.file}, line {self.line}: the list of the rules differs from attnkit/devcheck/rules.py"
         return f"{self.file}, line {self.line}: says {self.says} {self.what}, the kit has {self.kit}"
+
+
+def rules_text() -> str:
+    """The generated list of the rules: one bullet a rule, its id and its sentence."""
+    from .rules import RULES
+
+    return "".join(f"- **{rule.id}**: {rule.statement}\n" for rule in RULES)
+
+
+def _stale_rules(root: Path) -> list[tuple[Stale, int, int]]:
+    text = (root / RULES_FILE).read_text(encoding="utf-8")
+    begin, end = text.find(RULES_BEGIN), text.find(RULES_END)
+    if begin < 0 or end < begin:
+        return [(Stale(RULES_FILE, 0, "nothing", "", "rules (its markers are missing)"), 0, 0)]
+    start = begin + len(RULES_BEGIN)
+    if text[start:end] == rules_text():
+        return []
+    return [(Stale(RULES_FILE, text.count("\n", 0, start) + 1, "an old list", rules_text(), "rules"), start, end)]
 
 
 @lru_cache(maxsize=None)
@@ -131,14 +146,14 @@ def stale(root: Path) -> list[tuple[Stale, int, int]]:
                 if match.group(group) != value:
                     found.append((Stale(file, line, match.group(group), value, what),
                                   match.start(group), match.end(group)))
-    return found
+    return found + _stale_rules(root)
 
 
 def write(root: Path, found: list[tuple[Stale, int, int]]) -> int:
     """Put the kit's numbers in place of the stale ones that can be (a span to replace); how many were."""
     by_file: dict[str, list[tuple[Stale, int, int]]] = {}
     for item in found:
-        if item[2] > item[1]:
+        if item[2] > item[1] or item[0].what == "rules" and item[1] > 0:
             by_file.setdefault(item[0].file, []).append(item)
     for file, items in by_file.items():
         text = (root / file).read_text(encoding="utf-8")

@@ -89,22 +89,18 @@ def _intro(code: ExerciseCode, order: tuple[str, ...]) -> str:
         f"*attnkit self-attention course: exercise `{exercise.id}`, {order.index(exercise.id) + 1} of {len(order)}.*",
         exercise.explanation.summary,
         "## What you build\n\n" + _rst_to_markdown(code.docstring),
-        GRADING_NOTE.format(module=exercise.module),
+        GRADING_NOTE.format(module=exercise.id),
     ])
 
 
 def _earlier(code: ExerciseCode) -> str:
     helpers = code.helpers
     many = len(helpers) > 1
-    named = [f"`{d.name}` (from `{notebook_name(_exercise_of(d.module))}`)" for d in helpers]
+    named = [f"`{d.name}` (from `{notebook_name(d.module)}`)" for d in helpers]  # a module's name is its exercise's
     names = named[0] if not many else ", ".join(named[:-1]) + " and " + named[-1]
     return EARLIER_NOTE.format(names=names, version="versions" if many else "version", s="s" if many else "",
                                them="them" if many else "it", They="They" if many else "It",
                                verb_s="" if many else "s", its="their" if many else "its")
-
-
-def _exercise_of(module: str) -> str:
-    return next(e.id for e in curriculum.exercises() if e.module == module)
 
 
 def _task_text(exercise: curriculum.Exercise, part) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from attnkit.release.stubs import BEGIN, END, MarkerError, make_stub
 from grader import curriculum
+from grader.mistakes.anchors import strip
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 
@@ -96,7 +97,7 @@ def strip_solution_markers(code: str) -> str:
 def load(module: str, solutions: Path = SOLUTIONS) -> Module:
     """Parse ``solutions/<module>.py`` into its docstring, imports and top-level definitions."""
     path = solutions / f"{module}.py"
-    text = path.read_text(encoding="utf-8")
+    text = strip(path.read_text(encoding="utf-8"))  # without the anchors of the classic mistakes
     try:
         make_stub(text, str(path))  # raises MarkerError when the markers do not pair up
     except MarkerError as error:
@@ -172,8 +173,8 @@ def helpers(module: str, solutions: Path = SOLUTIONS) -> tuple[Definition, ...]:
 def exercise_code(exercise_id: str, solutions: Path = SOLUTIONS) -> ExerciseCode:
     """Everything a notebook needs from the solutions for one exercise."""
     exercise = curriculum.get(exercise_id)
-    module = load(exercise.module, solutions)
-    sibling = helpers(exercise.module, solutions)
+    module = load(exercise.id, solutions)
+    sibling = helpers(exercise.id, solutions)
     imports: list[str] = []
     for statement in list(module.imports) + [s for d in sibling for s in load(d.module, solutions).imports]:
         if statement not in imports:
@@ -190,7 +191,7 @@ def exercise_code(exercise_id: str, solutions: Path = SOLUTIONS) -> ExerciseCode
              for task in exercise.tasks]
     with_code = [index for index, part in enumerate(tasks) if part.code]
     if not with_code:
-        raise SourceError(f"{solutions / exercise.module}.py defines none of the tasks of {exercise.id}")
+        raise SourceError(f"{solutions / exercise.id}.py defines none of the tasks of {exercise.id}")
     if pending:  # statements after the last task's definition go with it
         last = tasks[with_code[-1]]
         tasks[with_code[-1]] = TaskCode(last.task, "\n\n\n".join([last.code] + pending), last.name)

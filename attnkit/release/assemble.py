@@ -115,7 +115,7 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
     (target / "reference.py").write_text(generate.REFERENCE_MODULE, encoding="utf-8")
     from grader import signatures
 
-    names = {curriculum.get(e).module: signatures.of_module(curriculum.get(e).module) for e in chosen}
+    names = {e: signatures.of_module(e) for e in chosen}  # a module's name is its exercise's id
     (target / signatures.RECORDED.name).write_text(json.dumps(names, indent=1, sort_keys=True), encoding="utf-8")
     for source in REPLAY_SOURCES:
         shutil.copyfile(source, target / source.name)
@@ -158,7 +158,7 @@ def kept_mistake_tags(text: str, known: set[str]) -> str:
 def write_mistakes(target: Path, chosen: tuple[str, ...]) -> None:
     """``grader/mistakes/``: the registry and the model as they are, each exercise's mistakes without patches."""
     target.mkdir()
-    for name in ("__init__.py", "model.py", "generic.py"):
+    for name in ("__init__.py", "model.py", "anchors.py", "generic.py"):
         shutil.copyfile(MISTAKES / name, target / name)
     for exercise in chosen:
         text = released_mistakes(exercise)

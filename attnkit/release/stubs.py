@@ -22,6 +22,7 @@ import textwrap
 from pathlib import Path
 
 from attnkit import atomic
+from grader.mistakes.anchors import MARKER as ANCHOR
 
 BEGIN = re.compile(r"^(?P<indent>\s*)### BEGIN SOLUTION(?:\s+(?P<todo>.*\S))?\s*$")
 END = re.compile(r"^\s*### END SOLUTION\s*$")
@@ -51,6 +52,8 @@ def make_stub(source: str, filename: str = "<solution>") -> str:
     out: list[str] = []
     inside = False
     for lineno, line in enumerate(source.splitlines(keepends=True), start=1):
+        if ANCHOR.match(line):  # a place a classic mistake edits (grader.mistakes.anchors): the reference's own
+            continue
         begin = BEGIN.match(line)
         if begin:
             if inside:
@@ -75,7 +78,8 @@ def make_stub(source: str, filename: str = "<solution>") -> str:
 
 def strip_markers(source: str) -> str:
     """The solution text without its marker lines (what a reader of the reference sees)."""
-    return "".join(line for line in source.splitlines(keepends=True) if not (BEGIN.match(line) or END.match(line)))
+    return "".join(line for line in source.splitlines(keepends=True)
+                   if not (BEGIN.match(line) or END.match(line) or ANCHOR.match(line)))
 
 
 def package_doc(exercises: tuple[str, ...]) -> str:
@@ -94,7 +98,7 @@ def generate(solutions_dir: Path, exercises: tuple[str, ...] | None = None) -> d
     from grader import curriculum
 
     chosen = curriculum.ids() if exercises is None else exercises
-    modules = None if exercises is None else {curriculum.get(e).module for e in exercises}
+    modules = None if exercises is None else set(exercises)  # a module's name is its exercise's id
     files = {"__init__.py": package_doc(chosen)}
     for path in sorted(solutions_dir.glob("*.py")):
         if path.name != "__init__.py" and (modules is None or path.stem in modules):

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
+from pathlib import Path
 
 from .. import curriculum
-from .model import Mistake
+from .model import Alternatives, Mistake, apply
+
+SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 
 
 def of_module(module) -> tuple[Mistake, ...]:
@@ -30,15 +33,34 @@ def module_of_exercise(exercise: str):
 
 @lru_cache(maxsize=None)
 def of_exercise(exercise: str) -> tuple[Mistake, ...]:
-    """The classic mistakes of one exercise (none when it has no mistakes module)."""
+    """The classic mistakes of one exercise (none when it has no mistakes module). Where the reference solutions
+    are at hand (development, the instructors' kits), every patch is applied to its solution first: one that no
+    longer applies raises :class:`~grader.mistakes.anchors.PatchError` naming the mistake, never a mistake
+    silently left out of every diagnosis."""
     module = module_of_exercise(exercise)
-    return () if module is None else of_module(module)
+    found = () if module is None else of_module(module)
+    solution = SOLUTIONS / f"{exercise}.py"
+    if found and solution.is_file():
+        verify(exercise, found, getattr(module, "ALTERNATIVES", None), solution.read_text(encoding="utf-8"))
+    return found
+
+
+def verify(exercise: str, found: tuple[Mistake, ...], alternatives: Alternatives | None, source: str) -> None:
+    """Apply every patch, mutant and alternative of ``exercise`` to its solution's ``source``
+    (:class:`~grader.mistakes.anchors.PatchError` naming the first that does not apply)."""
+    where = f"grader/mistakes/{exercise}.py"
+    for mistake in found:
+        for edits in (mistake.patch, mistake.mutant):
+            if edits:
+                apply(source, edits, f"{where}, mistake {mistake.id} on solutions/{exercise}.py")
+    for name, edits, _ in alternatives.variants if isinstance(alternatives, Alternatives) else ():
+        apply(source, edits, f"{where}, alternative {name} on solutions/{exercise}.py")
 
 
 @lru_cache(maxsize=1)
 def registry() -> dict[str, tuple[str, tuple[Mistake, ...]]]:
-    """exercise id -> (its solution module's name, its mistakes), for every exercise of the curriculum."""
-    return {e.id: (e.module, of_exercise(e.id)) for e in curriculum.exercises()}
+    """exercise id -> (its solution module's name: the id, its mistakes), for every exercise of the curriculum."""
+    return {e.id: (e.id, of_exercise(e.id)) for e in curriculum.exercises()}
 
 
 @lru_cache(maxsize=None)
@@ -68,10 +90,9 @@ def all_mistakes() -> dict[str, Mistake]:
 
 @lru_cache(maxsize=None)
 def users_of_module(module: str) -> tuple[str, ...]:
-    """The solution modules that (transitively) use ``module``, in curriculum order (itself left out)."""
-    owner = {e.id: e.module for e in curriculum.exercises()}
-    exercise = next(e.id for e in curriculum.exercises() if e.module == module)
-    return tuple(dict.fromkeys(owner[user] for user in curriculum.users_of([exercise]) if owner[user] != module))
+    """The solution modules that (transitively) use ``module``, in curriculum order (itself left out); a module's
+    name is its exercise's id."""
+    return tuple(user for user in curriculum.users_of([module]) if user != module)
 
 
 @lru_cache(maxsize=None)

@@ -1,6 +1,7 @@
 """Classic cross-attention mistakes: which sequence asks, which answers, and the key padding mask."""
 from __future__ import annotations
 
+from .anchors import Edit
 from .model import Mistake, modifies_input
 
 FUNCTIONS = ("cross_attention",)
@@ -15,50 +16,54 @@ KEYS_FROM_X = Mistake(
     functions=FUNCTIONS,
     looks_like="the keys and values were projected from X, the sequence that asks: this is self-attention on X",
     hint="In cross-attention one sequence asks and the other answers. Which of X and Z holds the answers?",
-    patch=((KEYS, "K = X @ np.asarray(W_K)"), (VALUES, "V = X @ np.asarray(W_V)")),
+    patch=(Edit("cross_attention.k", KEYS, "K = X @ np.asarray(W_K)"),
+           Edit("cross_attention.v", VALUES, "V = X @ np.asarray(W_V)")),
 )
 ROLES_SWAPPED = Mistake(
     id="cross_roles_swapped",
     functions=FUNCTIONS,
     looks_like="the queries came from Z and the keys and values from X: the two sequences swapped roles",
     hint="The output has one row per token of the sequence that asks. Which argument is that?",
-    patch=((QUERIES, "Q = Z @ np.asarray(W_Q)"), (KEYS, "K = X @ np.asarray(W_K)"),
-           (VALUES, "V = X @ np.asarray(W_V)")),
+    patch=(Edit("cross_attention.q", QUERIES, "Q = Z @ np.asarray(W_Q)"),
+           Edit("cross_attention.k", KEYS, "K = X @ np.asarray(W_K)"),
+           Edit("cross_attention.v", VALUES, "V = X @ np.asarray(W_V)")),
 )
 PADDING_INVERTED = Mistake(
     id="cross_padding_inverted",
     functions=FUNCTIONS,
     looks_like="the padding tokens of Z got the weight and the real ones none: True was read as 'padding'",
     hint="Some libraries mark padding with True; in this kit key_padding_mask is True where Z's token is real.",
-    patch=((PADDING, "mask = ~key_padding_mask[..., None, :]"),),
+    patch=(Edit("cross_attention.mask", PADDING, "mask = ~key_padding_mask[..., None, :]"),),
 )
 PADDING_ON_QUERIES = Mistake(
     id="cross_padding_on_queries",
     functions=FUNCTIONS,
     looks_like="the padding mask removed rows (queries) instead of columns (keys) of the weights",
     hint="key_padding_mask describes the tokens of Z. Which axis of the (n_q, n_kv) weights belongs to Z?",
-    patch=((PADDING, "mask = key_padding_mask[..., :, None]"),),
+    patch=(Edit("cross_attention.mask", PADDING, "mask = key_padding_mask[..., :, None]"),),
 )
 PADDING_IGNORED = Mistake(
     id="cross_padding_ignored",
     functions=FUNCTIONS,
     looks_like="the padding tokens of Z still got weight: the key padding mask was not applied",
     hint="A padded token of Z carries no information; what must its weight be for every query?",
-    patch=((ATTEND, "return scaled_dot_product_attention(Q, K, V)"),),
+    patch=(Edit("cross_attention.return", ATTEND, "return scaled_dot_product_attention(Q, K, V)"),),
 )
 SCALE_BY_INPUT_WIDTH = Mistake(
     id="cross_scale_by_input_width",
     functions=FUNCTIONS,
     looks_like="the scores were divided by the square root of X's width d_x instead of the key size d_k",
     hint="The scale belongs to the dot product q . k: how many terms does it add up?",
-    patch=((ATTEND, "return scaled_dot_product_attention(Q * np.sqrt(Q.shape[-1] / X.shape[-1]), K, V, mask)"),),
+    patch=(Edit("cross_attention.return",
+                ATTEND, "return scaled_dot_product_attention(Q * np.sqrt(Q.shape[-1] / X.shape[-1]), K, V, mask)"),),
 )
 NO_SCALE = Mistake(
     id="cross_no_scale",
     functions=FUNCTIONS,
     looks_like="the weights are too peaked: the scores were not divided by sqrt(d_k)",
     hint="Dot products of d_k-dimensional vectors grow with d_k; what keeps their spread near 1?",
-    patch=((ATTEND, "return scaled_dot_product_attention(Q * np.sqrt(Q.shape[-1]), K, V, mask)"),),
+    patch=(Edit("cross_attention.return",
+                ATTEND, "return scaled_dot_product_attention(Q * np.sqrt(Q.shape[-1]), K, V, mask)"),),
 )
 FULLY_PADDED_NAN = Mistake(
     id="cross_fully_padded_nan",
@@ -66,7 +71,7 @@ FULLY_PADDED_NAN = Mistake(
     looks_like="a query with no real token of Z to attend to came out as NaN",
     hint="When every key of a row is forbidden there is nothing to share the weight: the row should be zeros, "
          "not 0/0.",
-    patch=((ATTEND, "scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])\n"
+    patch=(Edit("cross_attention.return", ATTEND, "scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])\n"
                     "    if mask is not None:\n"
                     "        scores = np.where(mask, scores, -np.inf)\n"
                     "    exps = np.exp(scores - scores.max(axis=-1, keepdims=True))\n"
@@ -75,4 +80,4 @@ FULLY_PADDED_NAN = Mistake(
 )
 MODIFIES_INPUT = modifies_input(
     "cross_attention", ("cross_attention",), "Z",
-    "    return scaled_dot_product_attention(Q, K, V, mask)")
+    "cross_attention.return", "    return scaled_dot_product_attention(Q, K, V, mask)")

@@ -23,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-Replacements = tuple[tuple[str, str], ...]
+from .anchors import Edit, PatchError, Replacements, apply
+
+__all__ = ["Alternatives", "Edit", "Mistake", "PatchError", "Replacements", "apply", "modifies_input"]
 
 
 @dataclass(frozen=True)
@@ -58,29 +60,15 @@ class Alternatives:
     variants: tuple[tuple[str, Replacements, str], ...]
 
 
-class PatchError(ValueError):
-    """A patch whose ``old`` text does not occur exactly once in the source it patches."""
-
-
-def apply(source: str, replacements: Replacements, what: str = "the source") -> str:
-    """``source`` with every (old, new) replacement made; each ``old`` must occur exactly once."""
-    for old, new in replacements:
-        count = source.count(old)
-        if count != 1:
-            raise PatchError(f"{what}: {old!r} occurs {count} times; a patch must match exactly once")
-        source = source.replace(old, new)
-    return source
-
-
-def modifies_input(exercise: str, functions: tuple[str, ...], argument: str, line: str) -> Mistake:
+def modifies_input(exercise: str, functions: tuple[str, ...], argument: str, anchor: str, line: str) -> Mistake:
     """``<exercise>_modifies_input``: one of ``functions`` wrote into an array it was given (named by the
     exercise's inputs-untouched check from the sandbox's report); its mutant zeroes ``argument`` in place
-    just before ``line`` of the reference."""
+    just before ``line`` of the reference, the line marked ``# anchor: <anchor>``."""
     return Mistake(
         id=f"{exercise}_modifies_input",
         functions=functions,
         looks_like="an argument array of the caller was overwritten: the function wrote into one of its inputs",
         hint="The caller may still need its arrays after the call. Which of your assignments write into an "
              "array you were given (`+=`, `out=`, slice assignment)?",
-        mutant=((line, f"    {argument}[...] = 0\n{line}"),),
+        mutant=(Edit(anchor, line, f"    {argument}[...] = 0\n{line}"),),
     )

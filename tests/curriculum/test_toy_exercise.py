@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from attnkit.devcheck.rules import RULES
 from tests.curriculum import toykit
 from tests.curriculum.toykit import TOY, run
 
@@ -42,6 +43,46 @@ def test_dev_check_finds_nothing_missing(project):
     done = run(project, "-m", "attnkit.devcheck")
     assert re.search(rf"^  {TOY} +ok$", done.stdout, re.MULTILINE), done.stdout
     assert "exercises complete\n" in done.stdout
+    course_test(project)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", [rule.id for rule in RULES])
+def test_breaking_a_rule_fails_both_devcheck_and_the_tests(project, tmp_path, rule):
+    """Each rule broken once on the toy (a new rule without a way to break it here fails): devcheck names it
+    and exits non-zero, and the test asserting the course's rules (tests/curriculum/test_course.py) fails."""
+    assert rule in toykit.BREAK, f"add to tests/curriculum/toykit.BREAK a way to break the rule {rule!r}"
+    root = shutil.copytree(project, tmp_path / "project")
+    toykit.BREAK[rule](root)
+    scope = () if rule == "unclaimed" else (TOY,)
+    done = run(root, "-m", "attnkit.devcheck", *scope, check=False)
+    assert done.returncode == 1 and f"[{rule}]" in done.stdout, done.stdout + done.stderr
+    assert course_test(root, check=False).returncode == 1
+
+
+@pytest.mark.slow
+def test_devcheck_finds_a_mutant_no_check_detects(project, tmp_path):
+    root = shutil.copytree(project, tmp_path / "project")
+    mistakes = root / "grader" / "mistakes" / f"{TOY}.py"
+    mistakes.write_text(mistakes.read_text(encoding="utf-8") + toykit.UNDETECTABLE, encoding="utf-8")
+    bank = root / "quizzes" / f"{TOY}.yaml"
+    bank.write_text(bank.read_text(encoding="utf-8").replace("[toy_scale_no_scale]", "[toy_scale_no_scale, "
+                                                             "toy_scale_divided]"), encoding="utf-8")
+    assert run(root, "-m", "attnkit.devcheck", TOY).returncode == 0   # every rule holds
+    done = run(root, "-m", "attnkit.devcheck", "--mutants", TOY, check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert ("toy_scale_divided: its mutant scores full marks, so no check tells it from the reference [mutants]"
+            in done.stdout), done.stdout
+    assert "toy_scale_no_scale: caught" in done.stderr and "toy_scale_no_scale:" not in done.stdout
+
+
+def course_test(root: Path, check: bool = True):
+    """tests/curriculum/test_course.py run on the copy, for the toy (and the course's files)."""
+    for name in ("tests/curriculum/test_course.py", "docs/adding-an-exercise.md"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(toykit.ROOT / name, root / name)
+    return run(root, "-m", "pytest", "-q", "tests/curriculum/test_course.py", "-k", f"{TOY} or unclaimed",
+               check=check)
 
 
 def test_check_runs_it_and_names_its_mistake(project, tmp_path):
@@ -63,7 +104,7 @@ def test_grade_gives_it_a_column(project, tmp_path):
     run(project, "-m", "attnkit", "grade", str(submissions), "--out", str(tmp_path / "out"), "--jobs", "1",
         "--no-progress")
     header, alice = (tmp_path / "out" / "grades.csv").read_text().splitlines()
-    assert header.endswith(f",{TOY},note") and alice.endswith(",3,")
+    assert header.endswith(f",{TOY},note") and alice.endswith(",5,")
     assert json.loads((tmp_path / "out" / "alice.json").read_text())["score"] == float(alice.split(",")[1])
 
 

@@ -44,12 +44,15 @@ def scaled_scores(Q, K):
         Q = Q.astype(np.float64)
     n_q, d_k = Q.shape
     scores = Q @ K.T.astype(Q.dtype)  # (n_q, d_k) @ (d_k, n_k) -> (n_q, n_k)
+    # anchor: scaled_scores.return
     return scores * (1.0 / math.sqrt(d_k))
     ### END SOLUTION
 '''
 
 CHECKS = '''"""Checks for exercise ``toy_scale``: the scaled dot products of queries and keys."""
-from grader.checks.common import DTYPES, normal
+import numpy as np
+
+from grader.checks.common import DTYPES, expect_dtypes, normal
 from grader.checks.marks import check
 from grader.compare import arg, call_text, expect_close
 
@@ -69,26 +72,53 @@ def test_scaled_scores_one_key(impl, ref, rng):
     Q, K = normal(rng, (3, 2)), normal(rng, (1, 2))
     call = call_text("scaled_scores", arg("Q", Q), arg("K", K))
     expect_close(impl.toy_scale.scaled_scores(Q, K), ref.toy_scale.scaled_scores(Q, K), call=call)
+
+
+@check(points=1, task=1)
+def test_scaled_scores_long_vectors(impl, ref, rng):
+    """scaled_scores with vectors of length 64"""
+    Q, K = normal(rng, (2, 64)), normal(rng, (3, 64))
+    call = call_text("scaled_scores", arg("Q", Q), arg("K", K))
+    expect_close(impl.toy_scale.scaled_scores(Q, K), ref.toy_scale.scaled_scores(Q, K), call=call)
+
+
+@check(points=1, task=1, rule="dtype")
+def test_toy_scale_dtypes(impl, ref, rng):
+    """scaled_scores keeps float32 float32 and returns float64 for integers"""
+    for Q, K in ((normal(rng, (2, 4), np.float32), normal(rng, (3, 4), np.float32)),
+                 (np.arange(8).reshape(2, 4), np.ones((3, 4), dtype=int))):
+        call = call_text("scaled_scores", arg("Q", Q), arg("K", K))
+        expect_dtypes(impl.toy_scale.scaled_scores(Q, K), ref.toy_scale.scaled_scores(Q, K), call=call)
 '''
 
 MISTAKES = '''"""Classic mistakes of exercise ``toy_scale``."""
-from grader.mistakes.model import Mistake
+from grader.mistakes.model import Edit, Mistake
 
 NO_SCALE = Mistake(
     id="toy_scale_no_scale",
     functions=("scaled_scores",),
     looks_like="the scores were not divided by sqrt(d_k)",
     hint="Dot products grow with the vector length; what keeps their spread near 1 whatever d_k is?",
-    patch=(("return scores * (1.0 / math.sqrt(d_k))", "return scores"),),
+    patch=(Edit("scaled_scores.return", "return scores * (1.0 / math.sqrt(d_k))", "return scores"),),
+)
+'''
+
+# A mistake whose mutant returns the reference's results (dividing by sqrt(d_k) instead of multiplying by its
+# inverse): no check can tell it from the reference (python -m attnkit.devcheck --mutants finds it).
+UNDETECTABLE = '''
+DIVIDED = Mistake(
+    id="toy_scale_divided",
+    functions=("scaled_scores",),
+    looks_like="the scores were divided by sqrt(d_k)",
+    hint="Nothing to fix: this is the same computation.",
+    patch=(Edit("scaled_scores.return", "return scores * (1.0 / math.sqrt(d_k))", "return scores / math.sqrt(d_k)"),),
 )
 '''
 
 ENTRY = '''  - id: toy_scale
     title: Scaled scores (a toy exercise)
-    module: toy_scale
     depends_on: []
     source: '002_5d842bf762d216d9.txt, "Scaled Dot-Product Attention"'
-    points: 3
     explanation:
       summary: |
         The score of a query and a key is their dot product, divided by the square root of
@@ -109,7 +139,7 @@ QUESTION = '''
   - id: toy-scale-{index}
     topic: toy_scale
     type: true_false
-{predict}    prompt: >-
+{predict}{mistakes}    prompt: >-
       True or false (statement {index}), the scores of {n_q} queries and {n_k} keys form a {n_q} x {n_k} matrix.
     answer: true
     explanation: >-
@@ -120,7 +150,8 @@ QUESTION = '''
 
 
 def bank(questions: int = 8, predict: int = 3) -> str:
-    items = [QUESTION.format(index=i, n_q=i + 2, n_k=i + 3, predict="    predict: true\n" if i < predict else "")
+    items = [QUESTION.format(index=i, n_q=i + 2, n_k=i + 3, predict="    predict: true\n" if i < predict else "",
+                             mistakes="    mistakes: [toy_scale_no_scale]\n" if i == 0 else "")
              for i in range(questions)]
     head = "# yaml-language-server: $schema=schema.json\ntopic: toy_scale\ntitle: A toy bank\nquestions:"
     return head + "".join(items)
@@ -152,6 +183,44 @@ def add_toy(root: Path, leave_out: tuple[str, ...] = ()) -> dict[str, Path]:
     if "stub" not in leave_out:
         run(root, "-m", "attnkit.release.stubs", "--write")
     return {name: path for name, (path, _) in files.items()}
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, (path, old)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _files(root: Path) -> dict[str, Path]:
+    return {"entry": root / "grader" / "curriculum.yaml", "solution": root / "solutions" / f"{TOY}.py",
+            "stub": root / "exercises" / f"{TOY}.py", "checks": root / "grader" / "checks" / f"check_{TOY}.py",
+            "mistakes": root / "grader" / "mistakes" / f"{TOY}.py", "bank": root / "quizzes" / f"{TOY}.yaml"}
+
+
+# One way to break each rule of attnkit/devcheck/rules.py on the toy exercise (tests/curriculum/test_toy_exercise.py).
+BREAK = {
+    "entry": lambda root: _edit(_files(root)["entry"], "    source: '002_5d842bf762d216d9.txt, \"Scaled",
+                                "    source: ''  # "),
+    "hints": lambda root: _edit(_files(root)["entry"], '          - "Divide by the square root', "          # "),
+    "solution": lambda root: _files(root)["solution"].unlink(),
+    "stub": lambda root: _edit(_files(root)["stub"], "def scaled_scores(Q, K):", "def scaled_scores(Q, K, extra=0):"),
+    "checks_load": lambda root: _edit(_files(root)["checks"], "@check(points=1, task=1)\n", ""),
+    "checks_cover_tasks": lambda root: _edit(_files(root)["checks"], "@check(points=1, task=1)\n",
+                                             "@check(points=1, task=2)\n"),
+    "check_count": lambda root: _edit(_files(root)["checks"], "def test_scaled_scores_long_vectors",
+                                      "def scaled_scores_long_vectors"),
+    "check_titles": lambda root: _edit(_files(root)["checks"], '"""scaled_scores with vectors of length 64"""', "pass"),
+    "dtype_check": lambda root: _edit(_files(root)["checks"], "def test_toy_scale_dtypes", "def test_toy_dtypes"),
+    "points": lambda root: _edit(_files(root)["entry"], "    title: Scaled scores (a toy exercise)\n",
+                                 "    title: Scaled scores (a toy exercise)\n    points: 5\n"),
+    "mistakes": lambda root: _edit(_files(root)["solution"], "return scores * (1.0 / math.sqrt(d_k))",
+                                   "return scores / math.sqrt(d_k)"),
+    "mistake_texts": lambda root: _edit(_files(root)["mistakes"], "divided by sqrt(d_k)", "divided by sqrt(d_k)."),
+    "mistakes_reviewed": lambda root: _edit(_files(root)["bank"], "    mistakes: [toy_scale_no_scale]\n", ""),
+    "quiz_bank": lambda root: _files(root)["bank"].write_text("questions: [\n", encoding="utf-8"),
+    "quiz_size": lambda root: _files(root)["bank"].write_text(bank(questions=7), encoding="utf-8"),
+    "unclaimed": lambda root: (root / "solutions" / "stray.py").write_text("x = 1\n", encoding="utf-8"),
+}
 
 
 def run(root: Path, *args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess:
