@@ -22,7 +22,7 @@ REGION = re.compile(r"^\s*### BEGIN SOLUTION\s+\S", re.MULTILINE)
 # Files of the exercises' folders that belong to no exercise: the shared helpers of each folder.
 SHARED = {"solutions": {"__init__.py"}, "exercises": {"__init__.py"},
           "grader/checks": {"__init__.py", "common.py", "gpt2_params.py", "gpt_model.py", "marks.py", "tiny_model.py",
-                            "trees.py", "untouched.py"},
+                            "secret.py", "trees.py", "untouched.py"},
           "grader/mistakes": {"__init__.py", "anchors.py", "generic.py", "model.py"},
           "quizzes": {"__init__.py", "concepts.yaml", "schema.json"}}
 OWN = {"solutions": "{id}.py", "exercises": "{id}.py", "grader/checks": "check_{id}.py",
