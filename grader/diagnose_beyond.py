@@ -38,16 +38,17 @@ from . import (
     mistakes,
 )
 from .compare import CheckFailed
+from .interfaces import ReferenceKind
 from .mistakes.model import Mistake
 
 if TYPE_CHECKING:
-    from .diagnosis import Call, Session
+    from .diagnosis import Recorded, Session
 
 EXTRA_SECONDS = 0.035
 RANK_LIMIT = 2**14  # entries of a call's arguments above which the student's function is not run again (memory checks)
 
 
-def _stages(session: "Session", call: "Call", got: np.ndarray, reference: Any, own: list, dtype_only: bool):
+def _stages(session: "Session", call: "Recorded", got: np.ndarray, reference: Any, own: list, dtype_only: bool):
     """(run or None for a reading of the reference's result, its compute, the family it is named as, bounded)."""
     for run, compute in session._settings(call):
         yield run, compute, diagnose_setting.named, True
@@ -60,12 +61,12 @@ def _stages(session: "Session", call: "Call", got: np.ndarray, reference: Any, o
             run, call, mistaken.patched_reference(run.id, module, patch, call.module)), alternatives.named, True
     for mistake in mistakes.reaching(call.module):  # a shared piece's mistake, made inside this function
         yield mistake, None, None, False
-    if not getattr(session.reference, "records_mistakes", False) and not hasattr(session.reference, "mistaken"):
+    if session.reference.kind is ReferenceKind.LIVE:
         for pair in diagnose_pairs.pairs(own, got, reference):  # two at once: computed here, never recorded
             yield pair, lambda pair=pair: session._rerun(pair, call), None, True
 
 
-def extra(session: "Session", call: "Call", got: np.ndarray, reference: Any, tried: Callable, own: list,
+def extra(session: "Session", call: "Recorded", got: np.ndarray, reference: Any, tried: Callable, own: list,
           dtype_only: bool) -> Mistake | None:
     """The first stage's mistake that explains ``got`` (``tried(mistake, compute)`` says whether one does)."""
     slowest, deadline = 0.0, _clock() + EXTRA_SECONDS
@@ -86,7 +87,7 @@ def extra(session: "Session", call: "Call", got: np.ndarray, reference: Any, tri
     return None
 
 
-def reruns(session: "Session", call: "Call") -> list[tuple[Mistake, Callable[[], Any]]]:
+def reruns(session: "Session", call: "Recorded") -> list[tuple[Mistake, Callable[[], Any]]]:
     """The call rerun on the reference with changed arguments (``grader.diagnose_rerun``)."""
     if call.stateful:
         return []
@@ -112,7 +113,7 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
         call = origin[0] if origin is not None else None
     else:
         function = getattr(failure, "function", "")
-        call = next((c for c in reversed(session.calls) if c.function == function), None)
+        call = next((c for c in reversed(session.calls) if c.name == function), None)
     if call is None or call.stateful or _size((call.args, call.kwargs)) > RANK_LIMIT:
         return found
     if isinstance(failure, CheckFailed) and diagnose_rank.agrees(failure.got, failure.expected):

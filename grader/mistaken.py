@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import mistakes
-from .digest import call_digest
+from .calls import Call
 from .mistakes.model import apply
 
 
@@ -107,21 +107,20 @@ _memo: OrderedDict[bytes, Any] = OrderedDict()
 _memo_lock = threading.Lock()
 
 
-def memo_call(name: str, function: Callable, args: tuple, kwargs: dict, digest: bytes | None = None) -> Any:
-    """``function(*args, **kwargs)`` of a mistaken reference, memoised by a digest of the call like the reference's
-    own results (``grader.reference``), whatever it returns: a class asks the same mistakes of the same inputs,
-    and a heavy function (``train``) returns a tree of parameters the reference's cache does not keep. Results are
-    kept as deep copies (an input the check changes later cannot change them); at most :data:`MEMO_ENTRIES`, the
-    least recently used dropped first. ``digest``: the call's :func:`call_digest` when the caller has it."""
-    digest = call_digest(args, kwargs) if digest is None else digest
-    if digest is None:
-        return function(*args, **kwargs)
-    key = hashlib.blake2b(name.encode() + b"\0" + digest, digest_size=20).digest()
+def memo_call(label: str, function: Callable, call: Call) -> Any:
+    """``function(*call.args, **call.kwargs)`` of a mistaken reference (``label``: which one), memoised by the call's
+    digest like the reference's own results (``grader.reference``), whatever it returns: a class asks the same
+    mistakes of the same inputs, and a heavy function (``train``) returns a tree of parameters the reference's
+    cache does not keep. Results are kept as deep copies (an input the check changes later cannot change them); at
+    most :data:`MEMO_ENTRIES`, the least recently used dropped first."""
+    if call.digest is None:
+        return function(*call.args, **call.kwargs)
+    key = hashlib.blake2b(label.encode() + b"\0" + call.digest, digest_size=20).digest()
     with _memo_lock:
         if key in _memo:
             _memo.move_to_end(key)
             return _memo[key]
-    result = copy.deepcopy(function(*args, **kwargs))
+    result = copy.deepcopy(function(*call.args, **call.kwargs))
     with _memo_lock:
         _memo[key] = result
         while len(_memo) > MEMO_ENTRIES:
