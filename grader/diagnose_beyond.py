@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
@@ -40,6 +41,7 @@ from . import (
 from .compare import CheckFailed
 from .interfaces import ReferenceKind
 from .mistakes.model import Mistake
+from .sandbox import errors
 
 if TYPE_CHECKING:
     from .diagnosis import Recorded, Session
@@ -97,8 +99,8 @@ def reruns(session: "Session", call: "Recorded") -> list[tuple[Mistake, Callable
         runs = diagnose_rerun.variants(signature, _plain(call.args), _plain(call.kwargs))
     except Exception:  # arguments the rules cannot change (a shape they did not foresee): no rerun
         return []
-    return [(run, lambda args=args, kwargs=kwargs: getattr(owner, call.function)(*args, **kwargs))
-            for run, args, kwargs in runs]
+    function = getattr(owner, call.function)
+    return [(run, partial(function, *args, **kwargs)) for run, args, kwargs in runs]
 
 
 def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake | None) -> Mistake | None:
@@ -106,7 +108,8 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     leading axis fewer and one more, on the student's function (``impl``) and the reference. When the student's
     code is right at another rank, that is the diagnosis (``shape_rank_dependent``), or, after a numpy error's
     family, said next to the failing line's explanation; else ``found``."""
-    if (found is not None and not found.id.startswith(("shape_", "error_"))) or getattr(failure, "sibling", ""):
+    if (found is not None and not found.id.startswith(("shape_", "error_"))) or (
+            isinstance(failure, errors.StudentError) and failure.sibling):
         return found   # named already, or raised in another exercise's module: not this exercise's code to rerun
     if isinstance(failure, CheckFailed):
         origin = session.origin_of(failure.origin)

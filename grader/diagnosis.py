@@ -179,10 +179,7 @@ class Session:
             return explains(got, candidate, reference, dtype_only)
 
         for mistake in self._candidates(call):
-            if mistake.compute is not None:
-                if tried(mistake, lambda mistake=mistake: mistake.compute(call, got, reference)):
-                    return mistake
-            elif tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
+            if tried(mistake, self._answer_of(mistake, call, got, reference)):
                 return mistake
         if _elements((call.result, *call.args, *call.kwargs.values())) > EXTRA_LIMIT:  # a memory check's call
             return None
@@ -198,6 +195,13 @@ class Session:
             arguments = diagnose_shape.named_arguments(signature, _real(call.args), _real(call.kwargs))
             return diagnose_shape.explain(got.shape, reference.shape, arguments)
         return None
+
+    def _answer_of(self, mistake: Mistake, call: Recorded, got: np.ndarray, reference: Any) -> Callable[[], Any]:
+        """What ``mistake`` returns for ``call``, to be computed: asked of its ``compute``, or of the reference."""
+        compute = mistake.compute
+        if compute is not None:
+            return lambda: compute(call, got, reference)
+        return lambda: self._mistaken(mistake, call)
 
     def _settings(self, call: Recorded) -> list[tuple[Mistake, Callable[[], Any]]]:
         """The call rerun on the reference under its other settings (``grader.diagnose_setting``)."""

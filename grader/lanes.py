@@ -30,6 +30,7 @@ class _Started:
         self._thread.join()
         if self._error is not None:
             raise self._error
+        assert self._value is not None  # the thread ended with a value or an error
         return self._value
 
     def discard(self) -> None:

@@ -58,13 +58,12 @@ def patched_reference(name: str, module: str, patch: tuple, target: str | None =
 
 
 def _build(name: str, module: str, patch: tuple, target: str | None) -> dict[str, types.ModuleType]:
-    spec = importlib.util.find_spec(f"solutions.{module}")
-    source = apply(Path(spec.origin).read_text(encoding="utf-8"), patch, f"{name} on solutions/{module}.py")
+    origin = _origin(module)
+    source = apply(Path(origin).read_text(encoding="utf-8"), patch, f"{name} on solutions/{module}.py")
     namespace = {other: importlib.import_module(f"solutions.{other}") for other, _ in mistakes.registry().values()}
-    package = _private_package(name, Path(spec.origin).parent, namespace)
+    package = _private_package(name, Path(origin).parent, namespace)
     try:
-        namespace[module] = _load(package, module, spec.origin,
-                                  compile(source, f"<{name}: solutions/{module}.py>", "exec"))
+        namespace[module] = _load(package, module, origin, compile(source, f"<{name}: solutions/{module}.py>", "exec"))
         for user in mistakes.users_of_module(module):  # in curriculum order: what a user imports is loaded first
             if target is None or user == target or target in mistakes.users_of_module(user):
                 namespace[user] = _load(package, user, *_solution_code(user))
@@ -76,8 +75,16 @@ def _build(name: str, module: str, patch: tuple, target: str | None) -> dict[str
 
 @lru_cache(maxsize=None)
 def _solution_code(module: str) -> tuple[str, types.CodeType]:
-    origin = importlib.util.find_spec(f"solutions.{module}").origin
+    origin = _origin(module)
     return origin, compile(Path(origin).read_text(encoding="utf-8"), origin, "exec")
+
+
+def _origin(module: str) -> str:
+    """The file of solution module ``module``."""
+    spec = importlib.util.find_spec(f"solutions.{module}")
+    if spec is None or spec.origin is None:
+        raise ImportError(f"no solutions/{module}.py")
+    return spec.origin
 
 
 def _load(package: str, module: str, origin: str, code: types.CodeType) -> types.ModuleType:

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import curriculum
 from .blame import blame_callers, blockers
+from .checks import marks as checks_marks
 from .checks.marks import PROPERTIES
 from .compare import CheckFailed, values_held
 from .diagnosis import Session
@@ -63,16 +64,16 @@ def discover(exercise: str) -> tuple[CheckSpec, ...]:
     for name, function in vars(module).items():
         if not (name.startswith("test_") and inspect.isfunction(function)):
             continue
-        if not hasattr(function, "attnkit_points"):
+        marks = checks_marks.of(function)
+        if marks is None:
             raise TypeError(f"{module.__name__}.{name} has no @check(points=...) decorator")
         parameters = tuple(inspect.signature(function).parameters)
         unknown = set(parameters) - set(FIXTURES)
         if unknown:
             raise TypeError(f"{module.__name__}.{name} asks for unknown fixtures {sorted(unknown)}")
         title = (inspect.getdoc(function) or name).splitlines()[0]
-        specs.append(CheckSpec(exercise, name, title, function.attnkit_task, function.attnkit_points,
-                               function.attnkit_visibility, function, parameters,
-                               getattr(function, "attnkit_heavy", False), getattr(function, "attnkit_rule", "values")))
+        specs.append(CheckSpec(exercise, name, title, marks.task, marks.points, marks.visibility, function, parameters,
+                               marks.heavy, marks.rule))
     specs.sort(key=lambda spec: spec.function.__code__.co_firstlineno)
     return tuple(specs)
 
@@ -171,11 +172,14 @@ def _promoting_dependency(exercise: str, impl: Any, reference: Any):
 
 def wrong_value(failure: AssertionError) -> WrongValue | None:
     """The fingerprint of an undiagnosed wrong value (None unless the check compared an array it got)."""
-    got = getattr(failure, "got", None)
-    if not isinstance(got, np.ndarray) or got.dtype.kind not in "fiub" or getattr(failure, "dtype_only", False):
+    if not isinstance(failure, CheckFailed):
+        return None
+    got = failure.got
+    if not isinstance(got, np.ndarray) or got.dtype.kind not in "fiub" or failure.dtype_only:
         return None
     flat = got.reshape(-1)
-    places = np.unique(np.linspace(0, flat.size - 1, min(SAMPLE, flat.size)).astype(np.int64)) if flat.size else []
+    places = np.unique(np.linspace(0, flat.size - 1, min(SAMPLE, flat.size)).astype(np.int64)) if flat.size else \
+        np.zeros(0, np.int64)
     sample = [float(v) if np.isfinite(v) else str(float(v)) for v in flat[places].astype(np.float64)]
     first = failure.message.split("\n", 1)[0]
     call, _, difference = first.partition(" returned ")

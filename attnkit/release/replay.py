@@ -130,11 +130,10 @@ class Replay:
         entry = self.store.calls(module).get(found)
         if entry is None and not self.strict:
             key, entry = self._near(module, tree, actual)
-        if entry is None:
-            call = describe_call(tree)
-            self.misses.append(f"{space}: {call}")
-            raise ReplayMiss(MISS.format(call=call, numpy=self.store.meta.get("numpy", "?")))
-        assert key is not None
+        if entry is None or key is None:
+            shown = describe_call(tree)
+            self.misses.append(f"{space}: {shown}")
+            raise ReplayMiss(MISS.format(call=shown, numpy=self.store.meta.get("numpy", "?")))
         self._module_of[key] = module
         return key, entry["result"]
 
@@ -183,8 +182,8 @@ class Replay:
 
     def mistaken(self, mistake_id: str, key: str | None) -> Any:
         """What a classic mistake returned for the reference call ``key`` when it was recorded."""
-        module = self._module_of.get(key or "")
-        entry = None if module is None else self.store.calls(module).get(mistake_key(mistake_id, key))
+        module = None if key is None else self._module_of.get(key)
+        entry = None if module is None or key is None else self.store.calls(module).get(mistake_key(mistake_id, key))
         if entry is None:
             raise Undefined(mistake_id)
         result = entry["result"]
