@@ -37,10 +37,11 @@ import numpy as np
 from . import diagnose_beyond, diagnose_error, diagnose_setting, diagnose_shape, mistaken, mistakes
 from .calls import Call, Namespace, class_name
 from .compare import CheckFailed, explains
-from .interfaces import Reference, ReferenceKind
+from .interfaces import MistakeUndefined, Reference, ReferenceKind
 from .mistaken import mistaken_reference
 from .mistakes import generic
 from .mistakes.model import Mistake
+from .sandbox import errors
 
 EXTRA_LIMIT = 2**16  # entries (arguments and result) above which a call gets its own mistakes only (memory checks)
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
@@ -221,16 +222,17 @@ class Session:
     def _diagnose_error(self, failure: AssertionError) -> Mistake | None:
         """A registered mistake that raises as the student's code did, else the numpy error family of the
         failing line (``grader.diagnose_error``)."""
+        if not isinstance(failure, errors.StudentError):
+            return None
         return self._registered_error(failure) or diagnose_error.explain(
-            getattr(failure, "error_type", ""), getattr(failure, "error_message", ""), getattr(failure, "where", ""),
-            getattr(failure, "line", ""), getattr(failure, "names", ()))
+            failure.error_type, failure.error_message, failure.where, failure.line, failure.names)
 
-    def _registered_error(self, failure: AssertionError) -> Mistake | None:
-        error_type, function = getattr(failure, "error_type", ""), getattr(failure, "function", "")
+    def _registered_error(self, failure: errors.StudentError) -> Mistake | None:
+        error_type, function = failure.error_type, failure.function
         call = next((c for c in reversed(self.calls) if c.name == function), None)
         if not error_type or call is None:
             return None
-        message = getattr(failure, "error_message", "")
+        message = failure.error_message
         wanted = (error_type, error_words(message))
         candidates = self._candidates(call)
         with np.errstate(all="ignore"):
@@ -239,9 +241,11 @@ class Session:
                     continue
                 try:
                     self._mistaken(mistake, call)
+                except MistakeUndefined as error:   # recorded as raising (the release)
+                    if (error.error_type, error_words(error.error_message)) == wanted:
+                        return mistake
                 except Exception as error:
-                    raised = getattr(error, "error_type", type(error).__name__)
-                    if (raised, error_words(getattr(error, "error_message", str(error)))) == wanted:
+                    if (type(error).__name__, error_words(str(error))) == wanted:
                         return mistake
         first_line = message.split("\n", 1)[0]
         return next((replace(mistake, looks_like=looks_like) for mistake in candidates

@@ -58,6 +58,14 @@ class CallReport:
 NO_REPORT = CallReport()
 
 
+class MistakeUndefined(Exception):
+    """A mistake's output that was undefined for a call (it raised) when it was recorded: what it raised."""
+
+    def __init__(self, mistake_id: str, error_type: str = "", error_message: str = ""):
+        super().__init__(f"{mistake_id}: {error_type}: {error_message}")
+        self.error_type, self.error_message = error_type, error_message
+
+
 class Transport(Protocol):
     """One exercise's requests to the student's side."""
 

@@ -116,17 +116,19 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None, hold: bool = True
         else:
             result.status, result.message = Status.NOT_IMPLEMENTED, f"{NOT_IMPLEMENTED_MESSAGE}: {failure.message}"
     except (CheckFailed, errors.StudentRaised) as failure:  # a wrong value, or an exception: both diagnosed
-        if hold and spec.rule != "values" and (getattr(failure, "rule", "") == "values" or (
+        compared = failure if isinstance(failure, CheckFailed) else None
+        if hold and spec.rule != "values" and ((compared is not None and compared.rule == "values") or (
                 isinstance(failure, errors.StudentRaised) and not failure.sibling)):
             _hold(result, spec, failure)  # no usable result (no array, a wrong shape, an exception): not judged
             result.seconds = time.perf_counter() - start
             return result
         result.status, result.message = Status.FAILED, failure.message
-        result.blocked_by = _exercise_of(getattr(failure, "sibling", ""), spec.exercise)
-        diagnosis = getattr(failure, "diagnosis", None)
+        result.blocked_by = _exercise_of(failure.sibling if isinstance(failure, errors.StudentRaised) else "",
+                                         spec.exercise)
+        diagnosis = None if compared is None else compared.diagnosis
         if diagnosis is None and not held:  # with wrong values held, the message speaks of the property alone
             diagnosis = session.diagnose_rank(failure, impl, session.diagnose(failure))
-        if getattr(failure, "dtype_only", False) and not held:
+        if compared is not None and compared.dtype_only and not held:
             diagnosis = _promoting_dependency(spec.exercise, impl, reference) or diagnosis
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint

@@ -32,7 +32,7 @@ from typing import Any, Callable
 import numpy as np
 
 from grader.calls import Call, Handle, Namespace, decode
-from grader.interfaces import ReferenceKind
+from grader.interfaces import MistakeUndefined, ReferenceKind
 
 from .recording import Store
 
@@ -45,14 +45,6 @@ MISS = ("the student release has no recorded reference value for {call} (recorde
 
 class ReplayMiss(LookupError):
     """A call that was never recorded."""
-
-
-class Undefined(Exception):
-    """A mistake whose output was undefined for the call (it raised) when it was recorded."""
-
-    def __init__(self, mistake_id: str, error_type: str = "", error_message: str = ""):
-        super().__init__(f"{mistake_id}: {error_type}: {error_message}")
-        self.error_type, self.error_message = error_type, error_message
 
 
 def token(value: Any) -> str | None:
@@ -185,10 +177,10 @@ class Replay:
         module = None if key is None else self._module_of.get(key)
         entry = None if module is None or key is None else self.store.calls(module).get(mistake_key(mistake_id, key))
         if entry is None:
-            raise Undefined(mistake_id)
+            raise MistakeUndefined(mistake_id)
         result = entry["result"]
         if result["kind"] == "raises":
-            raise Undefined(mistake_id, result["error"], result.get("message", ""))
+            raise MistakeUndefined(mistake_id, result["error"], result.get("message", ""))
         return self.value(result["value"])
 
 
