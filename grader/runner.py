@@ -20,10 +20,12 @@ import numpy as np
 
 from . import curriculum
 from .blame import blame_callers, blockers
+from .calls import Call
 from .checks import marks as checks_marks
 from .checks.marks import PROPERTIES
 from .compare import CheckFailed, values_held
 from .diagnosis import Session
+from .interfaces import Reference
 from .lanes import in_lanes
 from .reference import reference as reference_solutions
 from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
@@ -83,7 +85,7 @@ def seed_for(exercise: str, name: str) -> int:
     return zlib.crc32(f"{exercise}.{name}".encode())
 
 
-def execute(spec: CheckSpec, impl: Any, reference: Any = None, hold: bool = True) -> CheckResult:
+def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold: bool = True) -> CheckResult:
     """Run one check: the single executor of every front end (check, grade, pytest, nbgrader, release).
 
     ``impl`` is the implementation under test (a sandboxed child, a notebook's globals, or the
@@ -267,7 +269,7 @@ def _public_functions(module_name: str, lent: bool = False) -> tuple[str, ...]:
 
 
 def _answer_with_reference(module: str, name: str, args: tuple, kwargs: dict) -> Any:
-    return getattr(getattr(reference_solutions(), module), name)(*args, **kwargs)
+    return reference_solutions().call(Call(module, name, args, kwargs))
 
 
 def sibling_notes(results: list[ExerciseResult]) -> None:
