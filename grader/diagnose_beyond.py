@@ -114,9 +114,10 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     if isinstance(failure, CheckFailed):
         origin = session.origin_of(failure.origin)
         call = origin[0] if origin is not None else None
+    elif isinstance(failure, errors.StudentError):
+        call = next((c for c in reversed(session.calls) if c.name == failure.function), None)
     else:
-        function = getattr(failure, "function", "")
-        call = next((c for c in reversed(session.calls) if c.name == function), None)
+        call = None
     if call is None or call.stateful or _size((call.args, call.kwargs)) > RANK_LIMIT:
         return found
     if isinstance(failure, CheckFailed) and diagnose_rank.agrees(failure.got, failure.expected):
