@@ -37,6 +37,18 @@ from .sandbox.wire import MAX_DEPTH, SAFE_DTYPE
 Objects = Callable[[Any], "str | None"]   # an object's token (its history), None for a value that is no object
 
 
+_SAFE: dict[np.dtype, bool] = {}   # dtypes already matched against the wire's rule (at most 256 kept)
+
+
+def _safe(dtype: np.dtype) -> bool:
+    found = _SAFE.get(dtype)
+    if found is None:
+        found = bool(SAFE_DTYPE.match(dtype.str))
+        if len(_SAFE) < 256:
+            _SAFE[dtype] = found
+    return found
+
+
 class Unencodable(TypeError):
     """A value the canonical encoding has no form for (an object where none may be, a function...)."""
 
@@ -49,7 +61,7 @@ def array_digest(array: np.ndarray) -> str:
 
 
 def _array(value: np.ndarray, arrays: dict | None) -> dict:
-    if not SAFE_DTYPE.match(value.dtype.str):
+    if not _safe(value.dtype):
         raise Unencodable(f"an array of dtype {value.dtype} has no canonical form")
     digest = array_digest(value)
     if arrays is not None and digest not in arrays:
@@ -88,6 +100,31 @@ def encode(value: Any, arrays: dict | None = None, objects: Objects | None = Non
         if isinstance(value, np.random.Generator):  # a seeded rng a sampling check hands the reference: by its state
             return {"t": "generator", "state": encode(value.bit_generator.state, arrays, objects, depth + 1)}
     raise Unencodable(f"a {kind.__name__} has no canonical form here")
+
+
+def _feed(digest: Any, value: Any, depth: int = 0) -> None:
+    """Add the canonical form of ``value`` to ``digest`` as bytes: the rules of :func:`encode` (the same values
+    accepted and refused, objects always refused), written without building the tree (a digest is taken of every
+    reference call a class makes)."""
+    if depth > MAX_DEPTH:
+        raise Unencodable(f"a value nested more than {MAX_DEPTH} levels deep")
+    kind = type(value)
+    if kind is np.ndarray:
+        if not _safe(value.dtype):
+            raise Unencodable(f"an array of dtype {value.dtype} has no canonical form")
+        digest.update(f"a{value.dtype.str}{value.shape}".encode())
+        digest.update(np.ascontiguousarray(value).data)
+    elif value is None or kind in (bool, str, int, float):
+        digest.update(f"{kind.__name__}:{value!r};".encode())
+    elif kind in (tuple, list) or (kind is dict and all(type(key) is str for key in value)):
+        digest.update(f"{kind.__name__}{len(value)}(".encode())
+        for item in (value if kind is not dict else (part for pair in value.items() for part in pair)):
+            _feed(digest, item, depth + 1)
+        digest.update(b")")
+    elif isinstance(value, np.generic) and _safe(value.dtype):
+        digest.update(f"g{value.dtype.str}:{value!r};".encode())
+    else:
+        raise Unencodable(f"a {kind.__name__} has no canonical form here")
 
 
 def decode(tree: dict, fetch: Callable[[str], np.ndarray], new: Callable[[str], Any] | None = None) -> Any:
@@ -150,13 +187,15 @@ class Call:
 
     @cached_property
     def digest(self) -> bytes | None:
-        """The digest of the call's canonical tree, objects refused; None for a call that holds anything else
-        (such a call is never memoised)."""
+        """The digest of the call's canonical form (module, function, arguments, keyword arguments sorted by name),
+        objects refused; None for a call that holds anything else (such a call is never memoised)."""
+        digest = hashlib.blake2b(f"{self.module}.{self.function}".encode(), digest_size=20)
         try:
-            tree = self.tree("")
+            _feed(digest, self.args)
+            _feed(digest, sorted(self.kwargs.items()))
         except Unencodable:
             return None
-        return hashlib.blake2b(_json(tree), digest_size=20).digest()
+        return digest.digest()
 
 
 def _json(tree: list) -> bytes:

@@ -17,6 +17,7 @@ from .calls import Call
 
 if TYPE_CHECKING:
     from .mistakes.model import Mistake
+    from .sandbox.errors import StudentError
     from .sandbox.memory import KernelMemory
 
 
@@ -46,13 +47,12 @@ class Reference(Protocol):
 class CallReport:
     """What the trusted side measured about one request to the student's side (never what the child says).
 
-    ``mutated``: labels of the arguments the call changed in place (``0``, ``mask``, ``1[0]``); ``kernel_memory``:
-    the child's memory around a ``measure`` request, read from /proc; ``siblings``: the other exercises' modules
-    whose functions the reference answered during the call."""
+    ``mutated``: labels of the arguments the call changed in place (``0``, ``mask``, ``1[0]``), from the bytes of
+    the memory shared with the child; ``kernel_memory``: the child's memory around a ``measure`` request, read
+    from /proc."""
 
     mutated: tuple[str, ...] = ()
     kernel_memory: KernelMemory | None = None
-    siblings: frozenset[str] = frozenset()
 
 
 NO_REPORT = CallReport()
@@ -69,8 +69,21 @@ class MistakeUndefined(Exception):
 class Transport(Protocol):
     """One exercise's requests to the student's side."""
 
-    exercise: str
-    report: CallReport      # the last request's
+    @property
+    def exercise(self) -> str:
+        """The exercise whose module the requests reach."""
+
+    @property
+    def report(self) -> CallReport:
+        """What the trusted side measured about the last request."""
+
+    @property
+    def siblings_called(self) -> set[str]:
+        """The other exercises' modules whose functions the reference answered for the student's code so far."""
+
+    @property
+    def broken(self) -> StudentError | None:
+        """Why the exercise's module could not be imported: every request raises it (None when it imported)."""
 
     @property
     def dead(self) -> bool:

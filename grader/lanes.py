@@ -37,7 +37,7 @@ class _Started:
         """Close the child of an exercise no lane took (a lane failed)."""
         self._thread.join()
         if self._value is not None:
-            self._value.transport.close()
+            self._value.close()
 
 
 def in_lanes(run_one: Callable[..., ExerciseResult], exercises: tuple[str, ...], lanes: int,

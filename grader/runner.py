@@ -209,15 +209,15 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
     outcome = ExerciseResult(exercise)
 
     def retire(impl: Implementation) -> None:  # a child's last word: the siblings the reference answered for it
-        outcome.reference_siblings |= getattr(impl.transport, "siblings_called", set())
-        impl.transport.close()
-        if keep_printed and hasattr(impl.transport, "own_output"):
-            text, size = impl.transport.own_output()
+        outcome.reference_siblings |= impl.siblings_called
+        impl.close()
+        if keep_printed:
+            text, size = impl.own_output()
             outcome.printed = (outcome.printed[0] + text, outcome.printed[1] + size)
 
     def alive() -> Implementation:
         nonlocal impl
-        if impl is None or impl.transport.dead:
+        if impl is None or impl.dead:
             if impl is not None:
                 retire(impl)
             impl = make_impl(exercise)

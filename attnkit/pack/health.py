@@ -62,11 +62,11 @@ def examine(impl: Path, modules: dict[str, str], timeout: float = defaults.TIMEO
     broken = {}
     with Zygote(Limits(timeout=timeout)) as zygote, Workspace(impl, zygote.user) as workspace:
         for exercise, module in modules.items():
-            transport = zygote.implementation(workspace, exercise, module).transport
+            implementation = zygote.implementation(workspace, exercise, module)
             try:
-                failure = transport.broken
+                failure = implementation.import_failure
                 if failure is not None and not failure.sibling:  # its own error, not a module it imports
                     broken[module] = failure.message.splitlines()[0]
             finally:
-                transport.close()
+                implementation.close()
     return Health(broken, stubs)

@@ -19,6 +19,7 @@ import numpy as np
 from grader.interfaces import CallReport, Transport
 from grader.results import CheckResult
 from grader.runner import execute
+from grader.sandbox.errors import StudentError
 from grader.sandbox.proxy import Implementation
 
 from .replay import Replay
@@ -57,7 +58,7 @@ class NudgingTransport:
 
     def __init__(self, inner: Transport):
         self.inner = inner
-        self.exercise = inner.exercise
+        self.exercise: str = inner.exercise
 
     @property
     def report(self) -> CallReport:
@@ -66,6 +67,14 @@ class NudgingTransport:
     @property
     def dead(self) -> bool:
         return self.inner.dead
+
+    @property
+    def siblings_called(self) -> set[str]:
+        return self.inner.siblings_called
+
+    @property
+    def broken(self) -> StudentError | None:
+        return self.inner.broken
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any:

@@ -13,10 +13,11 @@ import time
 from typing import Any
 
 from .. import printed as printed_output
+from ..interfaces import NO_REPORT, CallReport
 from ..text import printable
 from . import errors, shared, wire
 from .callbacks import CallbackRefused, Siblings, answer_callback
-from .memory import KernelMemory, read_peak, reset_peak, status_kib
+from .memory import read_peak, reset_peak, status_kib
 from .proxy import MISSING_MODULE, called, error_info, import_failure, judged, student_error
 from .scrub import Scrubber
 from .spawner import PRINT_LIMIT, Zygote
@@ -35,9 +36,10 @@ MAX_CALLBACKS = 10_000  # calls of sibling functions answered within one request
 class ChildTransport:
     """Requests to one child over its socket, with a timeout per request.
 
-    ``last_call_mutated``: labels of the arguments the last call changed in place (``0``, ``mask``,
-    ``1[0]``), decided here from the memory shared with the child (:mod:`shared`), never from what the
-    child says; ``siblings_called``: the sibling modules answered by the reference."""
+    ``report``: what the last request did (:class:`grader.interfaces.CallReport`): the arguments it changed in
+    place, decided here from the memory shared with the child (:mod:`shared`), never from what the child says,
+    and a ``measure`` request's kernel memory; ``siblings_called``: the sibling modules answered by the
+    reference."""
 
     def __init__(self, zygote: Zygote, workspace: Workspace, exercise: str, module: str,
                  siblings: Siblings | None = None):
@@ -46,7 +48,7 @@ class ChildTransport:
         self.scrub = Scrubber({**dict.fromkeys(map(str, workspace.root.parents), "<temp>"), **zygote.paths,
                                str(workspace.submission): "<your submission>", str(workspace.scratch): "<scratch>",
                                str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
-        self.last_call_mutated: list[str] = []
+        self.report = NO_REPORT
         self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
         self.output = workspace.output_file(exercise)
@@ -57,7 +59,6 @@ class ChildTransport:
         self.baseline_kib: int | None = None
         self.free_disk: int | None = None
         self.answered = self.populated = False
-        self.kernel_memory: KernelMemory | None = None  # of the last ``measure`` call, read from /proc
         spent = workspace.timeouts.get(exercise, 0)
         if spent >= MAX_TIMEOUTS:  # no new child for an exercise that already timed out this often
             self.broken = errors.StudentTimeout(f"not run: your {module}.py timed out {spent} times",
@@ -103,7 +104,7 @@ class ChildTransport:
             raise self.broken
         if self.dead:
             raise errors.StudentCrashed(f"{call}: your process had already stopped", call=call, exercise=self.exercise)
-        self.last_call_mutated = []
+        self.report = NO_REPORT
         if op == "touch_last_args" and self.region is not None and self.region.sent:
             return self.region.touch()  # in the shared memory: the child's arguments and whatever kept them
         if op == "measure" and (self.answered or not self.populated):
@@ -126,7 +127,6 @@ class ChildTransport:
         start = time.monotonic()
         self.sock.settimeout(allowed)
         try:
-            self.kernel_memory = None
             rss_before = reset_peak(self.pid) if op == "measure" else None
             wire.send(self.sock, header, arrays)
             answer, values = wire.recv(self.sock, deadline=start + allowed)
@@ -137,10 +137,9 @@ class ChildTransport:
                 answer, values = wire.recv(self.sock, deadline=start + allowed)
             else:
                 raise CallbackRefused(f"more than {MAX_CALLBACKS} calls of other exercises' functions in one call")
-            if rss_before is not None:
-                self.kernel_memory = read_peak(self.pid, rss_before, self.baseline_kib)
-            if watched is not None:
-                self.last_call_mutated = self._mutated(watched, answer.get("mutated"))
+            kernel = None if rss_before is None else read_peak(self.pid, rss_before, self.baseline_kib)
+            mutated = () if watched is None else tuple(self._mutated(watched, answer.get("mutated")))
+            self.report = CallReport(mutated, kernel)
         except (socket.timeout, TimeoutError):
             self._spend(start)
             self.kill()

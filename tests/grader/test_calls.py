@@ -42,6 +42,20 @@ def test_a_call_holding_a_stateful_or_unknown_value_has_no_digest(value):
         encode(value)
 
 
+@pytest.mark.parametrize("value", [X, X.astype(np.float32), X > 1, np.array(["ab"]), np.int8(3), np.float32(0.5), 1,
+                                   -0.0, "s", None, True, (1, [2.0]), {"a": {"b": X}}, DEEP[0][0],
+                                   np.ones(2, np.longdouble), np.array([object()]), np.ma.masked_array([1.0]), {1: 2},
+                                   object(), 1j, DEEP, np.random.default_rng(1), np.datetime64("2020")])
+def test_the_digest_follows_the_encodings_rules(value):
+    """The digest writes the canonical form without building its tree: both accept and refuse the same values."""
+    try:
+        encode(value)
+    except Unencodable:
+        assert digest(value) is None
+    else:
+        assert digest(value) is not None
+
+
 def test_the_release_keys_calls_as_it_always_did():
     """The recording's keys (a release built before one value model still answers): pinned values."""
     from attnkit.release.replay import token
