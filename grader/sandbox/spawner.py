@@ -67,7 +67,7 @@ class Zygote:
         self.problems: list[dict] = []  # {"kind", "detail"} seen by this zygote's children (attnkit grade reports them)
         self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs two lanes)
 
-    def _ask(self, request: dict, fds: list[int] = ()) -> dict:
+    def _ask(self, request: dict, fds: list[int] | tuple[int, ...] = ()) -> dict:
         with self._asking:
             socket.send_fds(self.control, [json.dumps(request).encode()], list(fds))
             answer = self.control.recv(65536)
