@@ -6,9 +6,9 @@ from pathlib import Path
 
 from grader import curriculum
 from grader.runner import run_exercise, run_submission
-from grader.sandbox.affinity import pinned
-from grader.sandbox.inprocess import in_process
-from grader.sandbox.spawner import Limits, Zygote
+from grader.sandbox.host.affinity import pinned
+from grader.sandbox.host.inprocess import in_process
+from grader.sandbox.host.spawner import Limits, Zygote
 
 from .measure import ROOT, median
 

@@ -41,7 +41,7 @@ from . import (
 from .compare import CheckFailed
 from .interfaces import ReferenceKind
 from .mistakes.model import Mistake
-from .sandbox import errors
+from .sandbox.host import errors
 
 if TYPE_CHECKING:
     from .diagnosis import Recorded, Session

@@ -2,8 +2,8 @@
 
 The sandbox reports, with a ``StudentRaised``, the innermost line of the student's files where the exception
 passed, and what the names on that line held (arrays by shape and dtype, ints by value; bounded and checked
-in ``grader.sandbox.failing_line.line_names``). Those are facts the student's process states about itself: they word
-a message here and never decide a point (the verdict is the check's, made before any diagnosis).
+in ``grader.sandbox.host.failing_line.line_names``). Those are facts the student's process states about itself:
+they word a message here and never decide a point (the verdict is the check's, made before any diagnosis).
 
 :func:`explain` sorts the exception into a family of numpy errors (``grader.mistakes.generic``) by its type and
 the numpy wording of its message, and says what the line's arrays tell about it::

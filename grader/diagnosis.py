@@ -41,7 +41,7 @@ from .interfaces import MistakeUndefined, Reference, ReferenceKind
 from .mistaken import mistaken_reference
 from .mistakes import generic
 from .mistakes.model import Mistake
-from .sandbox import errors
+from .sandbox.host import errors
 
 EXTRA_LIMIT = 2**16  # entries (arguments and result) above which a call gets its own mistakes only (memory checks)
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)

@@ -30,9 +30,9 @@ from typing import Any, Mapping
 from . import curriculum
 from .results import CheckResult, Status
 from .runner import NOT_IMPLEMENTED_MESSAGE, CheckSpec, discover, execute
-from .sandbox.inprocess import InProcessTransport
-from .sandbox.proxy import Implementation
-from .sandbox.runtime import Responder, Unresolved
+from .sandbox.host.inprocess import InProcessTransport
+from .sandbox.host.proxy import Implementation
+from .sandbox.inside.runtime import Responder, Unresolved
 
 UNKNOWN_CHECK = "exercise {exercise} has no check named {name!r}; its checks are: {known}"
 NOT_DEFINED = ("{name} is not defined in this notebook: run the cell that defines it "
@@ -57,7 +57,7 @@ class NotebookCheckFailed(AssertionError):
 
 
 class NotebookRuntime(Responder):
-    """Answers the requests of :mod:`grader.sandbox.proxy` from a notebook's globals."""
+    """Answers the requests of :mod:`grader.sandbox.host.proxy` from a notebook's globals."""
 
     missing_object = "that object no longer exists in the notebook"
 

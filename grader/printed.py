@@ -1,6 +1,6 @@
 """What the student's own code printed (``print()``, ``sys.stdout``, ``sys.stderr``), shown back to them.
 
-The child writes it to a capped file (``grader.sandbox.child``); nothing in it is ever read as a result.
+The child writes it to a capped file (``grader.sandbox.host.transport``); nothing in it is ever read as a result.
 ``attnkit check`` shows it after each exercise's result and the pytest plugin after each check, bounded
 (:data:`SHOWN_CHARACTERS`, :data:`SHOWN_LINES`), every line marked as the student's.
 """

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import defaults
+from grader.sandbox.host import limits as defaults
 
 CHECKS_DIR = Path(__file__).resolve().parent / "checks"
 IMPL_HELP = "run the attnkit checks on the implementation in DIR (e.g. exercises or solutions)"
@@ -128,8 +128,8 @@ class Sandbox:
     def __call__(self):
         if self.parts is None:
             from grader.runner import modules_dir_of
-            from grader.sandbox.spawner import Limits, Zygote
-            from grader.sandbox.workspace import Workspace
+            from grader.sandbox.host.spawner import Limits, Zygote
+            from grader.sandbox.host.workspace import Workspace
 
             zygote = Zygote(Limits(timeout=self.config.getoption("attnkit_timeout")))
             self.parts = zygote, Workspace(modules_dir_of(self.config.getoption("impl")), zygote.user)

@@ -29,9 +29,9 @@ from .interfaces import Reference
 from .lanes import in_lanes
 from .reference import reference as reference_solutions
 from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
-from .sandbox import errors
-from .sandbox.proxy import Implementation
-from .sandbox.runtime import LENT_CLASSES
+from .sandbox.host import errors
+from .sandbox.host.proxy import Implementation
+from .sandbox.inside.runtime import LENT_CLASSES
 
 FIXTURES = ("impl", "ref", "rng")
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
@@ -246,7 +246,7 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     Any other exercise's module is the student's own code: the reference never answers for an exercise that is
     not one this exercise builds on. While one function of the exercise's own module runs, its other functions
     are answered by the reference too (``Siblings.own``)."""
-    from .sandbox.callbacks import Siblings
+    from .sandbox.host.callbacks import Siblings
 
     functions = {}
     for needed in curriculum.prerequisites(exercise):
@@ -298,7 +298,7 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
     ``lanes`` > 1 (``own_siblings`` only, where no exercise's grading depends on another's result): that many
     exercises are checked at once, each by a thread of this process talking to its own child; the checks and
     the reference stay in this process, the results keep the curriculum's order."""
-    from .sandbox.workspace import Workspace
+    from .sandbox.host.workspace import Workspace
 
     passed: set[str] = set()  # modules whose exercise got full marks so far
     chosen = tuple(exercises or curriculum.ids())

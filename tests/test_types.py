@@ -31,7 +31,7 @@ def test_mypy_refuses_a_transport_without_the_declared_members(tmp_path):
     """The Protocols are checked where they are used: a transport lacking ``dead`` and ``close`` (as the release's
     verification transport once did) is refused at the ``Implementation`` it is handed to."""
     probe = tmp_path / "probe.py"
-    probe.write_text("from grader.sandbox.proxy import Implementation\n\n\n"
+    probe.write_text("from grader.sandbox.host.proxy import Implementation\n\n\n"
                      "class Partial:\n    exercise = 'softmax'\n\n"
                      "    def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,\n"
                      "                name: str = '', call: str = '') -> object:\n        return None\n\n\n"

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from grader.sandbox import defaults
+from grader.sandbox.host import limits as defaults
 
 NO_IMPL = ("attnkit check: no folder {path}. Run this inside your attnkit folder (the one holding exercises/), "
            "or name your folder with --impl DIR.")
@@ -47,10 +47,10 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
     if not impl.is_dir():
         print(NO_IMPL.format(path=impl), file=sys.stderr)
         return 2
-    from grader.sandbox.launch import launch
+    from grader.sandbox.host.launch import launch
 
     launched = launch()  # first thing: the zygote loads numpy on one core while this process imports on the other
-    from grader.sandbox.spawner import Limits, Zygote
+    from grader.sandbox.host.spawner import Limits, Zygote
 
     with Zygote(Limits(timeout=timeout), launched=launched) as zygote:
         from grader import curriculum

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from attnkit.arguments import add_exercises_argument
-from grader.sandbox import defaults
+from grader.sandbox.host import limits as defaults
 
 from .run import main
 

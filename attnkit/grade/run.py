@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from attnkit import atomic
-from grader.sandbox import defaults
+from grader.sandbox.host import limits as defaults
 
 from . import progress as progress_view
 from . import records, scratch, summary
@@ -158,7 +158,7 @@ def _check_writable(out: Path, count: int) -> None:
 def _check_temp() -> None:
     """The run's temporary folder can be made, and (as root, when children drop to an unprivileged user)
     every folder above it lets that user pass to the workspaces inside."""
-    from grader.sandbox import preflight
+    from grader.sandbox.host import preflight
 
     try:
         root = scratch.root()
@@ -241,7 +241,7 @@ def _run(entries, warnings, out, jobs, limits, bar, stdout, stderr, exercises=No
 
 
 def _grade_all(tasks, jobs, limits, shown, errors, out, total, skipped) -> int | None:
-    from grader.sandbox import preflight
+    from grader.sandbox.host import preflight
 
     timeout, memory_mb, student_timeout = limits
     root = scratch.root()

@@ -18,7 +18,7 @@ import time
 from multiprocessing import util
 from pathlib import Path
 
-from grader.sandbox import tree
+from grader import files
 
 PREFIX = "attnkit-run-"
 OWNER = "owner"
@@ -70,7 +70,7 @@ def _make(base: str | None) -> Path:
 
 
 def _remove(folder: Path, fd: int) -> None:
-    tree.remove(folder)  # never raises, however deep a child nested its folders
+    files.remove(folder)  # never raises, however deep a child nested its folders
     try:
         os.close(fd)
     except OSError:
@@ -128,7 +128,7 @@ def sweep(base: Path | None = None) -> int:
             if folder in (_root, _sockets) or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
                 continue
             if abandoned(folder):
-                removed += tree.remove(folder)
+                removed += files.remove(folder)
         except Exception:  # noqa: BLE001 - one stuck folder never stops the run
             continue
     return removed

@@ -21,8 +21,8 @@ import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from grader.sandbox import tree
-from grader.sandbox.workspace import read_regular
+from grader import files
+from grader.sandbox.host.workspace import read_regular
 from grader.text import printable
 
 from .zipindex import NotAZip, directory_figures
@@ -146,8 +146,8 @@ def inspect_folder(folder: Path) -> Intake:
     Nothing but folders is opened.
     """
     try:  # a file MAX_DEPTH folders deep is an entry MAX_DEPTH + 1 levels down (as a zip's path allows)
-        found, too_deep = tree.scan(folder, MAX_DEPTH + 1, MAX_ENTRIES, skip=hidden)
-    except tree.TreeTooLarge as error:
+        found, too_deep = files.scan(folder, MAX_DEPTH + 1, MAX_ENTRIES, skip=hidden)
+    except files.TreeTooLarge as error:
         raise SubmissionProblem(f"your submission holds {error} (at most {MAX_ENTRIES})") from None
     intake = Intake(skipped=[f"{name}/ (more than {MAX_DEPTH} folders deep)" for name in too_deep])
     total = 0

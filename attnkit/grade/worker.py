@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attnkit import atomic
-from grader.sandbox import secret, tree
+from grader import files
+from grader.checks import secret
 
 from . import gradescope_results, records
 from .submissions import Entry, SubmissionProblem, extract_zip, package_root, stage_folder
@@ -55,7 +56,7 @@ def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds:
     global _zygote
     from multiprocessing import util
 
-    from grader.sandbox.spawner import Limits, Zygote
+    from grader.sandbox.host.spawner import Limits, Zygote
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)
@@ -64,14 +65,14 @@ def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds:
     root = tempfile.mkdtemp(prefix="attnkit-worker-")
     os.chmod(root, 0o755)  # children (user nobody when we are root) must reach their workspace
     tempfile.tempdir = root
-    util.Finalize(None, tree.remove, args=(root,), exitpriority=50)
+    util.Finalize(None, files.remove, args=(root,), exitpriority=50)
     global _current
     _current = current
     budget = {} if student_seconds is None else {"student_seconds": student_seconds}
     _zygote = Zygote(Limits(timeout=timeout, memory_bytes=memory_bytes, **budget), stdlib)
-    secret.load()  # inputs of the checks a child must not predict (grader.sandbox.secret)
-    if counter is not None:  # worker i and its children on core i (see grader.sandbox.affinity)
-        from grader.sandbox.affinity import pin_with
+    secret.load()  # inputs of the checks a child must not predict (grader.checks.secret)
+    if counter is not None:  # worker i and its children on core i (see grader.sandbox.host.affinity)
+        from grader.sandbox.host.affinity import pin_with
 
         with counter.get_lock():
             index = counter.value
@@ -122,7 +123,7 @@ def _grade(entry: Entry, exercise_ids: tuple[str, ...]):
         notes = [{"kind": "skipped", "detail": name} for name in intake.skipped]
         notes += [_found_instead(note, modules, intake) for note in _zygote.problems]
     finally:
-        tree.remove(scratch)
+        files.remove(scratch)
     from grader.results import SubmissionResult
 
     return SubmissionResult(entry.student, exercises, notes=notes)
@@ -161,7 +162,7 @@ def refused(student: str, reason: str, exercise_ids: tuple[str, ...]):
 
 def _normalize(result) -> None:
     """Drop what differs between two gradings of the same submission (timings, sandbox paths)."""
-    from grader.sandbox.workspace import strip_paths
+    from grader.sandbox.host.workspace import strip_paths
 
     for exercise in result.exercises:
         for check in exercise.checks:

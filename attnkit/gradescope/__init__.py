@@ -10,7 +10,7 @@ import os
 import sys
 
 from attnkit.arguments import add_exercises_argument, positive_seconds, whole_number
-from grader.sandbox import defaults
+from grader.sandbox.host import limits as defaults
 
 USAGE = """attnkit gradescope build -o autograder.zip [--force] [--exercises IDS|FILE] [--timeout S] [--memory-mb MB]
        attnkit gradescope run [--root DIR] [--timeout S] [--memory-mb MB]"""

@@ -20,7 +20,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from grader.sandbox import defaults
+from grader.sandbox.host import limits as defaults
 
 STUDENT = "submission"
 SCHEMA_PATH = Path(__file__).with_name("results_schema.json")

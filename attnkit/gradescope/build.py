@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attnkit.archive import write_zip
-from grader.sandbox import defaults
+from grader.sandbox.host import limits as defaults
 
 from . import scripts
 

@@ -31,7 +31,7 @@ python3 -m venv "$$ROOT/$venv"
 SITE="$$("$$ROOT/$venv/bin/python" -I -c \
   "import os, solutions; print(os.path.dirname(os.path.dirname(solutions.__file__)))")"
 chmod -R o-rwx "$$SITE/solutions" "$$SITE/grader"
-"$$ROOT/$venv/bin/python" "$$SITE/grader/sandbox/landlock.py" || true   # says whether the kernel confines children
+"$$ROOT/$venv/bin/python" "$$SITE/grader/sandbox/inside/landlock.py" || true  # does the kernel confine children?
 ''')
 
 RUN_AUTOGRADER = Template('''#!/usr/bin/env bash

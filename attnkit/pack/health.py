@@ -10,7 +10,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.sandbox import defaults
+from grader.sandbox.host import limits as defaults
 
 STUB_MESSAGE = "implement "  # how every stub's NotImplementedError starts (attnkit.release.stubs)
 
@@ -51,8 +51,8 @@ def _raises_stub(function: ast.AST) -> bool:
 
 def examine(impl: Path, modules: dict[str, str], timeout: float = defaults.TIMEOUT_SECONDS) -> Health:
     """``modules``: exercise id -> module name, for the modules of ``impl`` being packed."""
-    from grader.sandbox.spawner import Limits, Zygote
-    from grader.sandbox.workspace import Workspace
+    from grader.sandbox.host.spawner import Limits, Zygote
+    from grader.sandbox.host.workspace import Workspace
 
     stubs = {}
     for module in modules.values():

@@ -81,7 +81,7 @@ def write_recording(folder: Path, sources: Sources, specs: list) -> tuple[int, t
     (their path after the failure was not verified).
     """
     from grader.reference import reference
-    from grader.sandbox.inprocess import InProcessTransport, in_process, trusted_runtime
+    from grader.sandbox.host.inprocess import InProcessTransport, in_process, trusted_runtime
 
     recorder, outcomes = record(lambda exercise: in_process(sources.solutions, exercise), reference(), specs)
     failed = [o for o in outcomes if o.status != "passed"]

@@ -19,8 +19,8 @@ import numpy as np
 from grader.interfaces import CallReport, Transport
 from grader.results import CheckResult
 from grader.runner import execute
-from grader.sandbox.errors import StudentError
-from grader.sandbox.proxy import Implementation
+from grader.sandbox.host.errors import StudentError
+from grader.sandbox.host.proxy import Implementation
 
 from .replay import Replay
 

@@ -68,9 +68,9 @@ def write_text(impl_dir: Path, prompt: str, n_new: int | None, temperature: floa
         raise ShowError(f"--n-new {n_new}: after a prompt of {len(prompt_ids)} characters the model has room for 1 "
                         f"to {room} new ones.")
     from grader.runner import modules_dir_of
-    from grader.sandbox.errors import StudentError, StudentNotImplemented
-    from grader.sandbox.spawner import Limits, Zygote
-    from grader.sandbox.workspace import Workspace
+    from grader.sandbox.host.errors import StudentError, StudentNotImplemented
+    from grader.sandbox.host.spawner import Limits, Zygote
+    from grader.sandbox.host.workspace import Workspace
 
     try:
         with Zygote(Limits(timeout=timeout)) as zygote, Workspace(modules_dir_of(impl_dir), zygote.user) as workspace:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from grader.sandbox import defaults
+from grader.sandbox.host import limits as defaults
 
 WATCHING = "attnkit watch: watching {path} (Ctrl-C stops). Save a file to check the exercises that use it."
 FIRST = "\n--- {clock}: checking every exercise"
@@ -60,7 +60,7 @@ def main(impl: str | Path = "exercises", timeout: float = defaults.TIMEOUT_SECON
     from attnkit.check import NO_IMPL, check_and_report
     from grader import curriculum
     from grader.runner import modules_dir_of
-    from grader.sandbox.spawner import Limits, Zygote
+    from grader.sandbox.host.spawner import Limits, Zygote
 
     folder = exercises_folder(impl)
     if not folder.is_dir():

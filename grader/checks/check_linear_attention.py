@@ -4,10 +4,10 @@ import numpy as np
 
 from grader.checks.common import expect_dtypes, expect_kernel_memory, expect_value_error, normal
 from grader.checks.marks import check
+from grader.checks.secret import unpredictable
 from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes.linear_attention import FULL_MATRIX, MODIFIES_INPUT
-from grader.sandbox.secret import unpredictable
 
 MEMORY_N, MEMORY_D = 4096, 16
 

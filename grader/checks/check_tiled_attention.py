@@ -4,10 +4,10 @@ import numpy as np
 from grader import document_values as doc
 from grader.checks.common import expect_dtypes, expect_kernel_memory, expect_value_error, normal
 from grader.checks.marks import check
+from grader.checks.secret import unpredictable
 from grader.checks.untouched import expect_untouched
 from grader.compare import CheckFailed, arg, call_text, expect_array, expect_close
 from grader.mistakes import tiled_attention as mistakes
-from grader.sandbox.secret import unpredictable
 
 # d = 16: the check looks for an n x n array (32 MiB at n = 2048 in float64, whatever d); a small d keeps it fast.
 # float32 inputs: half the bytes to stream through, so the student's run takes about 2/3 of the time (29 vs 44

@@ -6,7 +6,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..compare import CheckFailed, describe, expect_close, expect_parts
-from ..sandbox.errors import StudentRaised
+from ..sandbox.host.errors import StudentRaised
 
 DTYPES = (np.float64, np.float32)
 
@@ -55,7 +55,7 @@ def expect_kernel_memory(impl, *, call: str, budget: int, allowance: int, full: 
                          diagnose_from: int | None = None) -> None:
     """The operating system's view of a memory check, which enforces its stated ``budget`` (bytes): the peak of the
     student's process above its size before any student code ran (its module's import and this one call, in a
-    process started for it, ``grader/sandbox/memory.py``) may pass ``allowance`` (the arguments received and the
+    process started for it, ``grader/sandbox/host/memory.py``) may pass ``allowance`` (the arguments received and the
     result, which every implementation holds) by less than ``budget``. ``full``: the bytes of the n x n matrix
     the check looks for; ``mistake`` is named from ``diagnose_from`` extra bytes (half of ``full`` by default), as
     the check's own tracemalloc figure names it.

@@ -1,7 +1,7 @@
 """The "inputs untouched" checks: no exercise function may change the arrays it is given.
 
 The trusted side compares every array argument (nested in tuples and lists too) before and after
-each call, in the memory it shares with the child (``grader/sandbox/shared.py``), and lists the
+each call, in the memory it shares with the child (``grader/sandbox/host/shared.py``), and lists the
 ones that changed (``impl.last_call_mutated``).
 Not checks themselves (no ``test_`` names here): each exercise's check module calls these.
 """

@@ -295,7 +295,8 @@ def recv(sock: socket.socket, max_bytes: int = MAX_FRAME, deadline: float | None
 
 def shared_arrays(region, specs) -> list:
     """In the child: the arguments the trusted side wrote into the shared ``region`` (an mmap), as writable views
-    of it (``specs``: ``[dtype, shape, offset]`` each; see ``grader/sandbox/shared.py``). WireError if malformed."""
+    of it (``specs``: ``[dtype, shape, offset]`` each; see ``grader/sandbox/host/shared.py``).
+    WireError if malformed."""
     if not isinstance(specs, list) or len(specs) > 10_000:
         raise WireError("malformed shared arguments")
     arrays = []

@@ -12,7 +12,7 @@ from attnkit import check
 from grader import curriculum
 from grader.lanes import in_lanes
 from grader.runner import run_submission
-from grader.sandbox.spawner import Limits, Zygote
+from grader.sandbox.host.spawner import Limits, Zygote
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,8 +12,8 @@ import pytest
 
 from grader import curriculum
 from grader.runner import discover, execute
-from grader.sandbox import runtime
-from grader.sandbox.inprocess import in_process
+from grader.sandbox.host.inprocess import in_process
+from grader.sandbox.inside import runtime
 from tests.grader.graderkit import copy_solutions
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"

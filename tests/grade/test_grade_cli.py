@@ -221,7 +221,7 @@ def test_student_time_budget(tmp_path):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="children drop to nobody only when the grader is root")
 def test_unreadable_stdlib_without_a_copy_is_refused_before_grading(class_dir, tmp_path, monkeypatch, capsys):
-    from grader.sandbox import preflight
+    from grader.sandbox.host import preflight
 
     def no_room(base=None):
         raise OSError(28, "No space left on device")

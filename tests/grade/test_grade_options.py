@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import tree
+from grader import files
 from tests.grade.gradekit import REPO, copy_modules, run_cli
 
 SOLUTIONS = REPO / "solutions"
@@ -50,7 +50,7 @@ def long_temp():
     for folder in (base, deep.parent, deep):
         os.chmod(folder, 0o755)
     yield deep
-    tree.remove(base)
+    files.remove(base)
 
 
 def test_a_long_temp_folder_path_grades(tmp_path, long_temp):

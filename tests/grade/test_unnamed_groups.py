@@ -5,7 +5,7 @@ import json
 from attnkit.grade.summary import class_summary, summary_text
 from grader.results import ExerciseResult, SubmissionResult
 from grader.runner import run_exercise
-from grader.sandbox.inprocess import in_process
+from grader.sandbox.host.inprocess import in_process
 from tests.grader.graderkit import copy_solutions
 
 CORRECT = '''import numpy as np

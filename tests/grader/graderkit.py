@@ -9,7 +9,7 @@ import pytest
 from grader import curriculum
 from grader.compare import CheckFailed, expect_close
 from grader.runner import run_exercise
-from grader.sandbox.inprocess import in_process
+from grader.sandbox.host.inprocess import in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"

@@ -7,7 +7,7 @@ from grader.compare import CheckFailed, expect_close, restate
 from grader.diagnosis import Session, mistaken_reference
 from grader.mistakes import attention, masking, positional, softmax
 from grader.reference import reference
-from grader.sandbox.errors import StudentRaised
+from grader.sandbox.host.errors import StudentRaised
 
 
 def failure_of(got, expected, **options) -> CheckFailed:
@@ -76,7 +76,7 @@ def test_untraced_values_and_unknown_mistakes_give_no_diagnosis():
 
 
 def raised(call: str, error_type: str, message: str) -> StudentRaised:
-    """What the sandbox raises when the student's softmax raised (grader.sandbox.proxy.student_error)."""
+    """What the sandbox raises when the student's softmax raised (grader.sandbox.host.proxy.student_error)."""
     return StudentRaised(f"{call} raised {error_type}: {message} (softmax.py, line 14)", call=call,
                          error_type=error_type, error_message=message, function="softmax")
 

@@ -14,7 +14,7 @@ from grader.mistakes import all_mistakes, module_of, registry
 from grader.mistakes.model import apply
 from grader.results import Status
 from grader.runner import run_submission
-from grader.sandbox.spawner import Zygote
+from grader.sandbox.host.spawner import Zygote
 from tests.grader.graderkit import SOLUTIONS, copy_solutions, dependants_closure
 
 MISTAKES = sorted(all_mistakes().values(), key=lambda m: m.id)

@@ -55,7 +55,7 @@ def test_the_variants_change_only_the_highest_rank_arrays():
 def test_a_failure_raised_in_another_exercises_module_is_not_run_again():
     from grader.diagnosis import Session
     from grader.reference import reference
-    from grader.sandbox.errors import StudentRaised
+    from grader.sandbox.host.errors import StudentRaised
 
     session = Session(reference())
     session.ref.gqa.repeat_kv(np.ones((2, 3, 4)), 2)

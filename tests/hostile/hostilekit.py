@@ -382,6 +382,6 @@ def sysv_objects() -> set[tuple[str, str, str]]:
 
 
 def remove(layout: Layout) -> None:
-    from grader.sandbox import tree
+    from grader import files
 
-    tree.remove(layout.root)
+    files.remove(layout.root)

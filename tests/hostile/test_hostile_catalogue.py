@@ -21,7 +21,7 @@ import pytest
 
 from attnkit.grade import records
 from attnkit.report.page import REPORT_HTML
-from grader.sandbox import landlock
+from grader.sandbox.inside import landlock
 from tests.hostile import hostilekit as kit
 
 pytestmark = pytest.mark.slow

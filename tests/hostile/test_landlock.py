@@ -1,11 +1,11 @@
-"""grader.sandbox.landlock: what the kernel is asked to enforce, and that it does where Landlock exists."""
+"""grader.sandbox.inside.landlock: what the kernel is asked to enforce, and that it does where Landlock exists."""
 from __future__ import annotations
 
 import os
 
 import pytest
 
-from grader.sandbox import landlock
+from grader.sandbox.inside import landlock
 
 
 def test_stdlib_roots_leave_site_packages_out():

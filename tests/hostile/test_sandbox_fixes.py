@@ -14,7 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.sandbox import child, proxy, runtime, tree, wire, workspace
+from grader import files
+from grader.sandbox import wire
+from grader.sandbox.host import proxy, workspace
+from grader.sandbox.inside import runtime
 
 HERE = Path(__file__).resolve().parent
 
@@ -160,14 +163,14 @@ def test_tree_removal_and_scan_do_not_recurse(tmp_path):
         os.close(fd)
         fd = inner
     os.close(fd)
-    found, too_deep = tree.scan(tmp_path / "top", max_depth=3, max_entries=10)
+    found, too_deep = files.scan(tmp_path / "top", max_depth=3, max_entries=10)
     assert [f.name for f in found] == ["d" * 100, "d" * 100 + "/" + "d" * 100, "/".join(["d" * 100] * 3)]
     assert too_deep == ["/".join(["d" * 100] * 3)]
-    assert tree.remove(tmp_path / "top") and os.listdir(tmp_path) == []
+    assert files.remove(tmp_path / "top") and os.listdir(tmp_path) == []
     for count in range(12):
         (tmp_path / f"f{count}").write_text("")
-    with pytest.raises(tree.TreeTooLarge):
-        tree.scan(tmp_path, max_depth=3, max_entries=10)
+    with pytest.raises(files.TreeTooLarge):
+        files.scan(tmp_path, max_depth=3, max_entries=10)
 
 
 SECCOMP_PROBE = """
@@ -183,16 +186,17 @@ print(json.dumps({{"installed": installed, "shm": shm, "errno": shm_errno, "unsh
 """
 
 
-@pytest.mark.skipif(not __import__("grader.sandbox.seccomp", fromlist=["x"]).available(), reason="Linux x86_64 only")
+@pytest.mark.skipif(not __import__("grader.sandbox.inside.seccomp", fromlist=["x"]).available(),
+                    reason="Linux x86_64 only")
 def test_seccomp_denies_sysv_ipc_and_namespaces():
-    script = SECCOMP_PROBE.format(sandbox=str(Path(child.__file__).parent))
+    script = SECCOMP_PROBE.format(sandbox=str(Path(runtime.__file__).parent))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"installed": True, "shm": -1, "errno": 1, "unshare": -1, "pid": True}
 
 
 def test_unpredictable_inputs_need_the_secret(tmp_path, monkeypatch):
-    from grader.sandbox import secret
+    from grader.checks import secret
 
     def draw():
         return secret.unpredictable(np.random.default_rng(7)).standard_normal(3)
@@ -210,7 +214,7 @@ def test_unpredictable_inputs_need_the_secret(tmp_path, monkeypatch):
 
 
 def _words_after_load(path):
-    from grader.sandbox import secret
+    from grader.checks import secret
 
     secret.load(path)
     return secret._words
@@ -229,7 +233,7 @@ def test_workers_starting_together_share_one_secret(tmp_path):
 
 
 def test_shared_stdlib_copy_is_reused_only_when_trusted(tmp_path, monkeypatch):
-    from grader.sandbox import preflight
+    from grader.sandbox.host import preflight
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     first = Path(preflight.shared_copy())

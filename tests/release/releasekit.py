@@ -32,7 +32,7 @@ sys.exit(main(sys.argv[1:]))
 # Grade several implementation folders with the release's own runner; results as JSON in a file.
 GRADE = LAUNCH + """import json
 from grader.runner import run_submission
-from grader.sandbox.spawner import Limits, Zygote
+from grader.sandbox.host.spawner import Limits, Zygote
 jobs = json.loads(open(sys.argv[1]).read())
 out = []
 with Zygote(Limits(timeout=20)) as zygote:

@@ -16,7 +16,7 @@ from grader import curriculum
 from grader.mistakes import registry
 from grader.mistakes.model import apply
 from grader.runner import NOT_IMPLEMENTED_MESSAGE, discover, run_exercise
-from grader.sandbox.inprocess import in_process
+from grader.sandbox.host.inprocess import in_process
 from tests.release.releasekit import CLI, SOLUTIONS, copy_modules, grade_in_release, isolated
 
 pytestmark = pytest.mark.slow

@@ -17,7 +17,7 @@ from grader.interfaces import ReferenceKind
 from grader.mistakes import softmax as softmax_mistakes
 from grader.reference import reference
 from grader.runner import CheckSpec, seed_for
-from grader.sandbox.inprocess import InProcessTransport, in_process, trusted_runtime
+from grader.sandbox.host.inprocess import InProcessTransport, in_process, trusted_runtime
 from tests.release.releasekit import SOLUTIONS
 
 

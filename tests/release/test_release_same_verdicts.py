@@ -13,7 +13,7 @@ from grader import curriculum
 from grader.mistakes import module_of, registry
 from grader.mistakes.model import apply
 from grader.runner import discover, execute
-from grader.sandbox.inprocess import in_process
+from grader.sandbox.host.inprocess import in_process
 from tests.grader.graderkit import SOLUTIONS, copy_solutions
 
 STUBS = SOLUTIONS.parent / "exercises"

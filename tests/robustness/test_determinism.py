@@ -19,7 +19,7 @@ import pytest
 
 from grader import curriculum
 from grader.runner import discover, execute, run_exercise, seed_for
-from grader.sandbox.inprocess import in_process
+from grader.sandbox.host.inprocess import in_process
 from tests.robustness.robustkit import EXERCISES, REPO, SOLUTIONS, build_class
 
 CHECK_SOURCES = (sorted((REPO / "grader" / "checks").glob("*.py")) + sorted((REPO / "grader" / "mistakes").glob("*.py"))

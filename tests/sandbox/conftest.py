@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox.inprocess import in_process
-from grader.sandbox.spawner import Zygote
-from grader.sandbox.workspace import Workspace
+from grader.sandbox.host.inprocess import in_process
+from grader.sandbox.host.spawner import Zygote
+from grader.sandbox.host.workspace import Workspace
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 

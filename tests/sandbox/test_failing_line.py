@@ -1,12 +1,12 @@
-"""The failing line of a student's exception, reported as data (grader.sandbox.runtime.line_facts), checked on
-the trusted side (grader.sandbox.child.line_names) and explained by its numpy error family
+"""The failing line of a student's exception, reported as data (grader.sandbox.inside.runtime.line_facts), checked on
+the trusted side (grader.sandbox.host.transport.line_names) and explained by its numpy error family
 (grader.diagnose_error): in the sandboxed child and in-process alike."""
 import numpy as np
 import pytest
 
 from grader.diagnose_error import explain
-from grader.sandbox import errors
-from grader.sandbox.failing_line import line_names
+from grader.sandbox.host import errors
+from grader.sandbox.host.failing_line import line_names
 
 PROBES = '''import numpy as np
 

@@ -7,7 +7,7 @@ from grader import tiny_gpt
 from grader.mistakes import all_mistakes
 from grader.mistakes.model import apply
 from grader.runner import run_submission
-from grader.sandbox import standin
+from grader.sandbox.inside import standin
 from tests.sandbox.brokenkit import BROKEN_CACHE
 
 

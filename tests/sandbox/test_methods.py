@@ -3,7 +3,8 @@ functions of its class), with Python's own semantics: the attribute is looked up
 import numpy as np
 import pytest
 
-from grader.sandbox import errors, wire
+from grader.sandbox import wire
+from grader.sandbox.host import errors
 
 PROBES = '''import numpy as np
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from grader.checks.untouched import argument_name
-from grader.sandbox.workspace import Workspace
+from grader.sandbox.host.workspace import Workspace
 
 PROBES = '''import numpy as np
 
@@ -100,7 +100,8 @@ def test_a_change_is_seen_on_the_trusted_side_whatever_the_child_says(zygote, su
 
 
 def test_only_labels_of_arrays_sent_are_taken_from_the_child():
-    from grader.sandbox import shared, wire
+    from grader.sandbox import wire
+    from grader.sandbox.host import shared
 
     assert shared.labels((np.zeros(2), 3, (np.zeros(1), np.float32(2))), {"mask": np.ones(2, bool)}) == \
         ["0", "2[0]", None, "mask"]
@@ -114,7 +115,8 @@ def test_only_labels_of_arrays_sent_are_taken_from_the_child():
 
 
 def test_the_childs_views_of_the_shared_region_are_what_was_placed_and_nothing_out_of_it():
-    from grader.sandbox import shared, wire
+    from grader.sandbox import wire
+    from grader.sandbox.host import shared
 
     region = shared.Region(1 << 16)
     try:

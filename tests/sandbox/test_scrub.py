@@ -3,9 +3,9 @@ import sys
 
 import numpy as np
 
-from grader.sandbox import errors
-from grader.sandbox.scrub import KIT, Scrubber
-from grader.sandbox.workspace import Workspace
+from grader.sandbox.host import errors
+from grader.sandbox.host.scrub import KIT, Scrubber
+from grader.sandbox.host.workspace import Workspace
 
 PROBES = '''import os
 import sys

@@ -1,11 +1,12 @@
 """Issue 11 item 1: under ``attnkit grade`` each exercise is graded on its own code: its calls of other
-exercises' functions are answered by the reference on the trusted side (grader/sandbox/standin.py)."""
+exercises' functions are answered by the reference on the trusted side (grader/sandbox/inside/standin.py)."""
 import numpy as np
 import pytest
 
 from grader.runner import reference_siblings, run_submission
-from grader.sandbox import errors, standin
-from grader.sandbox.workspace import Workspace
+from grader.sandbox.host import errors
+from grader.sandbox.host.workspace import Workspace
+from grader.sandbox.inside import standin
 from solutions.softmax import softmax as reference_softmax
 
 BROKEN_SOFTMAX = '''import numpy as np
@@ -124,7 +125,7 @@ def test_prerequisites_follow_depends_on_transitively(monkeypatch):
 
 
 def test_a_callback_storm_is_cut_at_the_cap(zygote, submission, monkeypatch):
-    monkeypatch.setattr("grader.sandbox.child.MAX_CALLBACKS", 50)
+    monkeypatch.setattr("grader.sandbox.host.transport.MAX_CALLBACKS", 50)
     storm = "\n\ndef storm():\n    for _ in range(1000):\n        softmax([0.0, 1.0])\n"
     folder = submission(attention=(submission() / "attention.py").read_text() + storm)
     with Workspace(folder, zygote.user) as workspace:
@@ -188,7 +189,7 @@ def test_a_size_in_any_form_counts_as_a_size():
 
 
 def test_the_trusted_side_refuses_a_size_hidden_in_a_0d_array():
-    from grader.sandbox.callbacks import CallbackRefused, answer_callback
+    from grader.sandbox.host.callbacks import CallbackRefused, answer_callback
 
     frame = {"callback": {"module": "masking", "name": "causal_mask"}, "args": {"t": "tuple", "items": [
         {"t": "array", "i": 0}]}, "kwargs": {"t": "list", "items": []}}

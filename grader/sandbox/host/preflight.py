@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import tree
+from ... import files
 
 SKIPPED = {"site-packages", "dist-packages", "__pycache__", "test", "tests", "idlelib", "turtledemo", "ensurepip",
            "lib2to3", "tkinter"}
@@ -101,9 +101,9 @@ def shared_copy() -> str:
         try:
             os.rename(staging, folder)
         except OSError:  # another process made it first (or something else sits there)
-            tree.remove(staging)
+            files.remove(staging)
     folder = Path(tempfile.mkdtemp(prefix="attnkit-stdlib-"))  # something untrusted holds the name
-    atexit.register(tree.remove, folder)
+    atexit.register(files.remove, folder)
     return copy_stdlib(source, str(folder / COPY_NAME))
 
 
@@ -122,9 +122,9 @@ def copy_stdlib(source: str, target: str) -> str:
         return [n for n in names if n in SKIPPED or (folder == source and n.startswith("config-"))]
 
     shutil.copytree(source, target, ignore=ignore, copy_function=shutil.copyfile, symlinks=False)
-    for base, _dirs, files in os.walk(target):
+    for base, _dirs, names in os.walk(target):
         os.chmod(base, 0o755)
-        for name in files:
+        for name in names:
             os.chmod(os.path.join(base, name), 0o644)
     os.chmod(os.path.dirname(target), 0o755)
     return target

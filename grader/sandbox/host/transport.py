@@ -12,10 +12,11 @@ import socket
 import time
 from typing import Any
 
-from .. import printed as printed_output
-from ..interfaces import NO_REPORT, CallReport
-from ..text import printable
-from . import errors, shared, wire
+from ... import printed as printed_output
+from ...interfaces import NO_REPORT, CallReport
+from ...text import printable
+from .. import wire
+from . import errors, shared
 from .callbacks import CallbackRefused, Siblings, answer_callback
 from .memory import read_peak, reset_peak, status_kib
 from .proxy import MISSING_MODULE, called, error_info, import_failure, judged, student_error

@@ -5,7 +5,7 @@ When exercise E's code calls a function of another exercise's module (attention 
 public function names of each sibling's reference module; :func:`install` puts a stand-in
 module under every name the student's code may import it by (``softmax``, ``submission.softmax``).
 A stand-in function sends a ``callback`` frame on the child's socket and blocks for the answer,
-which the trusted side computes with the reference (``grader.sandbox.child``). No reference code
+which the trusted side computes with the reference (``grader.sandbox.host.transport``). No reference code
 ever enters the child. A sibling's class the sandbox lends (``KVCache`` is the sandbox's ``PlainCache``:
 ``runtime.LENT_CLASSES``) comes from the sandbox, so that a broken class of an earlier exercise costs
 nothing in a later one; its objects cross a stand-in call by value (their keys and values),
@@ -29,7 +29,7 @@ import types
 import numpy as np
 
 try:  # inside the grader package
-    from . import wire
+    from .. import wire
     from .runtime import PlainCache
 except ImportError:  # loaded by path in the zygote
     import attnkit_sandbox_wire as wire  # type: ignore[no-redef]

@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-KIT = Path(__file__).resolve().parents[2]  # the checkout (or installation) holding grader/
+KIT = Path(__file__).resolve().parents[3]  # the checkout (or installation) holding grader/
 
 
 def machine_paths() -> dict[str, str]:

@@ -3,7 +3,7 @@
 A :class:`Transport` carries requests (import, call, getattr, len, measure, touch_last_args, plain_cache,
 generator) to the student's side and brings back decoded plain values; :class:`Implementation` turns attribute
 access and calls into requests. Both transports, the sandboxed child and the in-process one for
-trusted code, map the student's failures to :mod:`grader.sandbox.errors`.
+trusted code, map the student's failures to :mod:`grader.sandbox.host.errors`.
 """
 from __future__ import annotations
 
@@ -13,14 +13,15 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..calls import Call, Namespace
-from ..compare import restate
-from ..interfaces import CallReport, Transport
-from ..signatures import method_parameters, parameters
-from ..text import printable
-from . import errors, standin
+from ...calls import Call, Namespace
+from ...compare import restate
+from ...interfaces import CallReport, Transport
+from ...signatures import method_parameters, parameters
+from ...text import printable
+from ..inside import standin
+from ..wire import Handle
+from . import errors
 from .failing_line import LINE_TEXT, line_names
-from .wire import Handle
 
 
 def sibling_note(sibling: str, not_implemented: bool = False) -> str:

@@ -1,6 +1,6 @@
 """Starting the zygote's interpreter, without importing numpy here.
 
-:class:`grader.sandbox.spawner.Zygote` talks to the zygote; :func:`launch` only starts it. It is a
+:class:`grader.sandbox.host.spawner.Zygote` talks to the zygote; :func:`launch` only starts it. It is a
 module of its own so that ``attnkit check`` can start the zygote first thing and import numpy,
 the grader and the checks while the zygote loads numpy on the other core.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from . import preflight
 from .affinity import SINGLE_THREADED
 
-HERE = Path(__file__).resolve().parent
+ZYGOTE = Path(__file__).resolve().parents[1] / "inside" / "zygote.py"
 
 
 def numpy_paths() -> tuple[str, list[str]]:
@@ -51,7 +51,7 @@ def launch(stdlib: str | None = None) -> Launched:
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **SINGLE_THREADED, "PYTHONHASHSEED": "0"}
     process = subprocess.Popen(
-        [sys.executable, "-I", "-S", "-B", str(HERE / "zygote.py"), str(theirs.fileno()), site, stdlib or ""],
+        [sys.executable, "-I", "-S", "-B", str(ZYGOTE), str(theirs.fileno()), site, stdlib or ""],
         pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=None if os.environ.get("ATTNKIT_DEBUG_SANDBOX") else subprocess.DEVNULL,
         cwd="/", start_new_session=True)

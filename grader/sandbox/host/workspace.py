@@ -14,7 +14,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from . import tree
+from ... import files
 
 MODULE_BYTES = 8 << 20         # a module file larger than this is not copied into a workspace
 # the private folders of a Workspace, as they appear in messages (never the same twice: see strip_paths)
@@ -70,8 +70,8 @@ class Workspace:
         """Bytes of the files below the scratch dir (what the children wrote), or past :data:`DISK_QUOTA` when it
         holds more entries than a walk of it may visit."""
         try:
-            found, _ = tree.scan(self.scratch, 64, SCRATCH_ENTRIES)
-        except tree.TreeTooLarge:
+            found, _ = files.scan(self.scratch, 64, SCRATCH_ENTRIES)
+        except files.TreeTooLarge:
             return DISK_QUOTA + 1
         except OSError:
             return 0
@@ -79,7 +79,7 @@ class Workspace:
 
     def clear_scratch(self) -> None:
         """Remove everything the children wrote (their process is gone); the scratch dir stays, empty."""
-        tree.remove(self.scratch)
+        files.remove(self.scratch)
         self.scratch.mkdir(exist_ok=True)
         if self.user is not None:
             os.chown(self.scratch, *self.user)
@@ -92,7 +92,7 @@ class Workspace:
         for zygote in list(self.released):  # no child of this submission may still write in it
             zygote.settle()
         self.released.clear()
-        tree.remove(self.root)
+        files.remove(self.root)
 
     def __enter__(self) -> "Workspace":
         return self

@@ -14,9 +14,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import standin, wire
+from .. import wire
+from ..inside import standin
+from ..inside.runtime import LENT_CLASSES
 from .proxy import ERROR_TEXT
-from .runtime import LENT_CLASSES
 
 
 class CallbackRefused(Exception):

@@ -10,7 +10,7 @@ ptrace from ABI 1). Children inherit it; it survives ``setuid``.
 
 Where the kernel has no Landlock (not Linux, Linux < 5.13, or disabled), :func:`confine` does
 nothing and returns 0: the audit hook, the rlimits and user ``nobody`` (when root) remain.
-``python grader/sandbox/landlock.py`` confines a test process and prints what this machine enforces.
+``python grader/sandbox/inside/landlock.py`` confines a test process and prints what this machine enforces.
 
 Self-contained (standard library only): loaded by path in the zygote, which calls
 :func:`confine` in each child after its rlimits and before the audit hook.

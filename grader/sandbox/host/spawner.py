@@ -16,15 +16,16 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import defaults, shared
+from . import shared
 from .callbacks import Siblings
 from .launch import Launched, launch
+from .limits import MEMORY_MB, TIMEOUT_SECONDS
 from .proxy import Implementation
 from .scrub import machine_paths
 from .workspace import Workspace
 
-DEFAULT_TIMEOUT = defaults.TIMEOUT_SECONDS
-DEFAULT_MEMORY = defaults.MEMORY_MB << 20  # RLIMIT_AS of a child
+DEFAULT_TIMEOUT = TIMEOUT_SECONDS
+DEFAULT_MEMORY = MEMORY_MB << 20  # RLIMIT_AS of a child
 OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files): 1 MiB, the hard backstop
 PRINT_LIMIT = 256 << 10        # what a child's print / sys.stdout / sys.stderr keep; the rest is discarded
 STUDENT_SECONDS = 60.0         # default time budget of one submission (all its requests)
@@ -56,7 +57,7 @@ class Zygote:
         one is made when user ``nobody`` cannot read the installed one. ``launched``: a zygote already
         started by :func:`launch` (then ``stdlib`` is the one it was given)."""
         self.limits = limits
-        self.cpu: int | None = None  # children run on this CPU when set (see grader.sandbox.affinity)
+        self.cpu: int | None = None  # children run on this CPU when set (see grader.sandbox.host.affinity)
         launched = launched or launch(stdlib)
         self.process, self.control = launched.process, launched.control
         self.site, self.numpy_roots = launched.site, launched.numpy_roots
@@ -118,7 +119,7 @@ class Zygote:
                        siblings: Siblings | None = None) -> Implementation:
         """A fresh child for ``exercise`` of the submission in ``workspace``; imports its module first.
         With ``siblings``, the functions of the other exercises' modules are answered by the reference."""
-        from .child import ChildTransport  # (child.py builds on this module)
+        from .transport import ChildTransport  # (transport.py builds on this module)
 
         return Implementation(ChildTransport(self, workspace, exercise, module or exercise, siblings))
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 try:  # inside the grader package
-    from . import wire
+    from .. import wire
 except ImportError:  # loaded by path in the zygote, where the grader package is not importable
     import attnkit_sandbox_wire as wire  # type: ignore[no-redef]
 
@@ -158,7 +158,7 @@ class Unresolved(LookupError):
 
 
 class Responder:
-    """Answers the requests of :mod:`grader.sandbox.proxy`: an object table for handles, and the ops.
+    """Answers the requests of :mod:`grader.sandbox.host.proxy`: an object table for handles, and the ops.
 
     Subclasses say where module-level names come from (:meth:`lookup`) and what importing a
     module means (:meth:`prepare`): the submission's files in the sandbox, a notebook's globals
@@ -174,7 +174,7 @@ class Responder:
         self.last_arrays: list = []            # the arrays the last call received (for ``touch_last_args``)
         self.own_stand_ins: tuple[str, dict] = ("", {})  # attnkit grade: (own module, {name: stand-in})
         # compare the arguments' bytes before and after each call; off in a child, where the trusted side compares
-        # them itself in the memory it shares with the child (grader/sandbox/shared.py) and only a change of an
+        # them itself in the memory it shares with the child (grader/sandbox/host/shared.py) and only a change of an
         # argument's shape or dtype (``x.shape = ...``, which leaves its bytes alone) is looked for here
         self.watch_bytes = True
 

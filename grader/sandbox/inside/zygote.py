@@ -1,6 +1,6 @@
 """The zygote: a clean interpreter with numpy preloaded that forks one child per request.
 
-Started by :class:`grader.sandbox.spawner.Zygote` as ``python -I -S zygote.py FD SITE_DIR [STDLIB_COPY]``:
+Started by :class:`grader.sandbox.host.spawner.Zygote` as ``python -I -S zygote.py FD SITE_DIR [STDLIB_COPY]``:
 isolated mode, no site-packages processing (so no editable-install finder can map
 ``solutions`` or ``grader`` into it), and only numpy's site directory appended to sys.path.
 It never imports the grader, the checks or the reference, so a child forked from it has
@@ -48,7 +48,7 @@ def load_by_path(name, filename):
     return module
 
 
-wire = load_by_path("attnkit_sandbox_wire", "wire.py")
+wire = load_by_path("attnkit_sandbox_wire", os.path.join(os.path.dirname(HERE), "wire.py"))  # shared by both sides
 runtime_module = load_by_path("attnkit_sandbox_runtime", "runtime.py")
 standin = load_by_path("attnkit_sandbox_standin", "standin.py")
 policy = load_by_path("attnkit_sandbox_policy", "policy.py")

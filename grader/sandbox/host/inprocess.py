@@ -2,7 +2,7 @@
 
 For the reference solutions and the project's own tests, and as the floor the isolation
 overhead is measured against. Never point it at student code: ``attnkit check`` and
-``attnkit grade`` always use :mod:`grader.sandbox.child`.
+``attnkit grade`` always use :mod:`grader.sandbox.host.transport`.
 """
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from ..interfaces import NO_REPORT, CallReport
-from . import errors, wire
+from ...interfaces import NO_REPORT, CallReport
+from .. import wire
+from ..inside.runtime import Responder, Runtime, Unresolved
+from . import errors
 from .proxy import Implementation, called, judged, student_error
-from .runtime import Responder, Runtime, Unresolved
 
 _counter = itertools.count()
 
