@@ -29,9 +29,9 @@ VERBS = {
 }
 NOT_INSTALLED = "attnkit {verb}: not part of this installation (the student release has only: {verbs})"
 
-# The grader runs one single-threaded process per core (see grader.sandbox.host.affinity);
+# The grader runs one single-threaded process per core (see grader/sandbox/host/affinity.py);
 # multi-threaded BLAS would only make the processes fight. Set before numpy is imported.
-from grader.sandbox.host.affinity import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
+from grader.sandbox import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
 
 
 def installed() -> tuple[str, ...]:

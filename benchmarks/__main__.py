@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from attnkit import atomic  # noqa: E402  (no numpy behind it)
-from grader.sandbox.host.affinity import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
+from grader.sandbox import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
 
 for _name, _value in SINGLE_THREADED.items():
     os.environ.setdefault(_name, _value)  # as ``attnkit`` itself runs (before numpy loads)

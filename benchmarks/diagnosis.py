@@ -19,7 +19,7 @@ from pathlib import Path
 
 from grader import curriculum, diagnosis
 from grader.runner import run_exercise
-from grader.sandbox.host.inprocess import in_process
+from grader.sandbox import in_process
 
 SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions"
 WRONG = '''

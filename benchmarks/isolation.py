@@ -6,9 +6,7 @@ from pathlib import Path
 
 from grader import curriculum
 from grader.runner import run_exercise, run_submission
-from grader.sandbox.host.affinity import pinned
-from grader.sandbox.host.inprocess import in_process
-from grader.sandbox.host.spawner import Limits, Zygote
+from grader.sandbox import Sandbox, in_process
 
 from .measure import ROOT, median
 
@@ -25,12 +23,14 @@ def run(repeats: int = 7) -> dict:
     solutions = ROOT / "solutions"
     _in_process(solutions)
     floor = median(_in_process(solutions) for _ in range(repeats))
-    with Zygote(Limits(timeout=10)) as zygote, pinned(zygote, 0):
-        run_submission(solutions, zygote)
+    with Sandbox() as sandbox, sandbox.pinned(0):
+        with sandbox.session(solutions) as session:
+            run_submission(session)
         times = []
         for _ in range(repeats):
             start = time.perf_counter()
-            run_submission(solutions, zygote)
+            with sandbox.session(solutions) as session:
+                run_submission(session)
             times.append(time.perf_counter() - start)
     isolated = median(times)
     return {"in_process_ms": floor * 1000, "isolated_ms": isolated * 1000, "ratio": isolated / floor}

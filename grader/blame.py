@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import curriculum
 from .results import ExerciseResult
-from .sandbox.host.proxy import sibling_note
+from .sandbox import sibling_note
 
 CALLER_AT_FAULT = ("\n  the error came from your {module}.py, but exercise {sibling} passes its own checks: "
                    "the arguments it got come from your {function} (task {task} of {exercise})")

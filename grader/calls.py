@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .sandbox.wire import MAX_DEPTH, SAFE_DTYPE
+from .sandbox import MAX_DEPTH, SAFE_DTYPE
 
 Objects = Callable[[Any], "str | None"]   # an object's token (its history), None for a value that is no object
 

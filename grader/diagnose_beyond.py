@@ -41,7 +41,7 @@ from . import (
 from .compare import CheckFailed
 from .interfaces import ReferenceKind
 from .mistakes.model import Mistake
-from .sandbox.host import errors
+from .sandbox import StudentError
 
 if TYPE_CHECKING:
     from .diagnosis import Recorded, Session
@@ -109,12 +109,12 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     code is right at another rank, that is the diagnosis (``shape_rank_dependent``), or, after a numpy error's
     family, said next to the failing line's explanation; else ``found``."""
     if (found is not None and not found.id.startswith(("shape_", "error_"))) or (
-            isinstance(failure, errors.StudentError) and failure.sibling):
+            isinstance(failure, StudentError) and failure.sibling):
         return found   # named already, or raised in another exercise's module: not this exercise's code to rerun
     if isinstance(failure, CheckFailed):
         origin = session.origin_of(failure.origin)
         call = origin[0] if origin is not None else None
-    elif isinstance(failure, errors.StudentError):
+    elif isinstance(failure, StudentError):
         call = next((c for c in reversed(session.calls) if c.name == failure.function), None)
     else:
         call = None

@@ -41,7 +41,7 @@ from .interfaces import MistakeUndefined, Reference, ReferenceKind
 from .mistaken import mistaken_reference
 from .mistakes import generic
 from .mistakes.model import Mistake
-from .sandbox.host import errors
+from .sandbox import StudentError
 
 EXTRA_LIMIT = 2**16  # entries (arguments and result) above which a call gets its own mistakes only (memory checks)
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
@@ -222,12 +222,12 @@ class Session:
     def _diagnose_error(self, failure: AssertionError) -> Mistake | None:
         """A registered mistake that raises as the student's code did, else the numpy error family of the
         failing line (``grader.diagnose_error``)."""
-        if not isinstance(failure, errors.StudentError):
+        if not isinstance(failure, StudentError):
             return None
         return self._registered_error(failure) or diagnose_error.explain(
             failure.error_type, failure.error_message, failure.where, failure.line, failure.names)
 
-    def _registered_error(self, failure: errors.StudentError) -> Mistake | None:
+    def _registered_error(self, failure: StudentError) -> Mistake | None:
         error_type, function = failure.error_type, failure.function
         call = next((c for c in reversed(self.calls) if c.name == function), None)
         if not error_type or call is None:

@@ -5,13 +5,15 @@ A child may nest folders thousands deep in its scratch dir, and a hand-in may be
 catch the ``RecursionError``: one such tree would crash the run and, left in the temp dir, every later
 run. Everything here is iterative, works on directory descriptors (so paths longer than ``PATH_MAX``
 do not matter), never follows a symbolic link, is bounded by a count of entries, and never raises
-(:func:`remove`) or raises only :class:`TreeTooLarge` (:func:`scan`).
+(:func:`remove`) or raises only :class:`TreeTooLarge` (:func:`scan`). :func:`read_regular` reads one file of
+such a tree without following a link or blocking on a FIFO.
 """
 from __future__ import annotations
 
 import os
 import stat
 from dataclasses import dataclass
+from pathlib import Path
 
 REMOVE_LIMIT = 2_000_000   # entries one removal visits at most (a child makes far fewer in its time)
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -161,3 +163,18 @@ def scan(folder, max_depth: int, max_entries: int, skip=lambda name: False) -> t
                     else:
                         too_deep.append(name)
     return sorted(found, key=lambda f: f.name), sorted(too_deep)
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of ``path`` when it is a regular file of at most ``limit`` bytes; ``OSError`` otherwise.
+
+    Never follows a link, never blocks on a FIFO or device, never reads more than ``limit`` + 1 bytes
+    (a file that grew since it was listed is refused, not truncated)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{Path(path).name} is not a regular file")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(f"{Path(path).name} is larger than {limit >> 20} MiB")
+    return data

@@ -17,8 +17,7 @@ from .calls import Call
 
 if TYPE_CHECKING:
     from .mistakes.model import Mistake
-    from .sandbox.host.errors import StudentError
-    from .sandbox.host.memory import KernelMemory
+    from .sandbox import KernelMemory, StudentError
 
 
 class ReferenceKind(str, Enum):
@@ -92,7 +91,7 @@ class Transport(Protocol):
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any:
         """Send one request (import, call, getattr, len, measure, touch_last_args, plain_cache, generator) and
-        return the decoded answer; a :class:`grader.sandbox.host.errors.StudentError` for the student's failure."""
+        return the decoded answer; a :class:`grader.sandbox.StudentError` for the student's failure."""
 
     def own_output(self) -> tuple[str, int]:
         """What the student's code printed since the last call of this method (bounded), and its size in bytes."""

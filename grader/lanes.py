@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from .results import ExerciseResult
-    from .sandbox.host.proxy import Implementation
+    from .sandbox import Implementation
 
 
 class _Started:

@@ -12,13 +12,13 @@ notebook's globals, i.e. the functions and classes the student defined in the no
 encoding as the sandbox (arrays are copied both ways, objects stay behind handles), so a
 check sees the same plain values it sees from a sandboxed child.
 
-Isolation: in nbgrader the kernel *is* the student's process, so the check runs in-process
-in it, without the kit's sandbox; nbgrader isolates by kernel (one per notebook) and by its
-per-cell timeout. A failing check raises :class:`NotebookCheckFailed` (an ``AssertionError``)
-carrying the check's message, diagnosis and hint, so nbgrader gives the cell 0 points. A
-passing check prints one line and returns ``None`` (a returned value would be read by
-nbgrader as partial credit; anything written to stderr would zero the cell, so warnings
-raised while the check runs are swallowed).
+Isolation: in nbgrader the kernel *is* the student's process, so the check runs in it, through the
+transport named for that (``grader.sandbox.host.kernel``), without the kit's sandbox; nbgrader isolates
+by kernel (one per notebook) and by its per-cell timeout. A failing check raises
+:class:`NotebookCheckFailed` (an ``AssertionError``) carrying the check's message, diagnosis and
+hint, so nbgrader gives the cell 0 points. A passing check prints one line and returns ``None`` (a
+returned value would be read by nbgrader as partial credit; anything written to stderr would zero
+the cell, so warnings raised while the check runs are swallowed).
 """
 from __future__ import annotations
 
@@ -30,9 +30,7 @@ from typing import Any, Mapping
 from . import curriculum
 from .results import CheckResult, Status
 from .runner import NOT_IMPLEMENTED_MESSAGE, CheckSpec, discover, execute
-from .sandbox.host.inprocess import InProcessTransport
-from .sandbox.host.proxy import Implementation
-from .sandbox.inside.runtime import Responder, Unresolved
+from .sandbox import Implementation, Responder, Unresolved, kernel_implementation
 
 UNKNOWN_CHECK = "exercise {exercise} has no check named {name!r}; its checks are: {known}"
 NOT_DEFINED = ("{name} is not defined in this notebook: run the cell that defines it "
@@ -94,7 +92,7 @@ def _is_cell(filename: str) -> bool:
 
 def implementation(namespace: Mapping[str, Any], exercise: str) -> Implementation:
     """The ``impl`` fixture for the functions a notebook defines."""
-    return Implementation(InProcessTransport(NotebookRuntime(namespace), exercise, import_failures=False))
+    return kernel_implementation(NotebookRuntime(namespace), exercise)
 
 
 def find_check(exercise: str, name: str) -> CheckSpec:

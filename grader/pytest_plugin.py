@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import TIMEOUT_SECONDS
 
 CHECKS_DIR = Path(__file__).resolve().parent / "checks"
 IMPL_HELP = "run the attnkit checks on the implementation in DIR (e.g. exercises or solutions)"
@@ -22,16 +22,16 @@ NO_SUCH_DIR = "attnkit: --impl {path}: no such directory; pass the folder that h
 SCORE_LINE = "attnkit score: {score:g} / {max_score:g} points"
 EXERCISE_LINE = "  {exercise:<16} {score:>5g} / {max_score:<5g} ({passed}/{total} checks)"
 POINTS_MARKER = "points(n): the points an attnkit check is worth (set from @check)"
-SANDBOX = pytest.StashKey["Sandbox"]()  # the plugin's state on the config: one zygote and workspace per run
+SANDBOX = pytest.StashKey["RunSandbox"]()  # the plugin's state on the config: one zygote and session per run
 PRINTED_SECTION = "printed by the student's code"
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("attnkit")
     group.addoption("--impl", action="store", default=None, metavar="DIR", help=IMPL_HELP)
-    group.addoption("--attnkit-timeout", action="store", type=float, default=defaults.TIMEOUT_SECONDS, metavar="S",
+    group.addoption("--attnkit-timeout", action="store", type=float, default=TIMEOUT_SECONDS, metavar="S",
                     help="wall-clock seconds allowed per call into the implementation "
-                         f"(default {defaults.TIMEOUT_SECONDS:g})")
+                         f"(default {TIMEOUT_SECONDS:g})")
 
 
 def pytest_configure(config):
@@ -43,7 +43,7 @@ def pytest_configure(config):
         raise pytest.UsageError(NO_SUCH_DIR.format(path=impl))
     if config.args_source != pytest.Config.ArgsSource.ARGS:  # no paths given: run the checks only
         config.args[:] = [str(CHECKS_DIR)]
-    config.stash[SANDBOX] = Sandbox(config)
+    config.stash[SANDBOX] = RunSandbox(config)
 
 
 def _is_check_file(config, file_path: Path) -> bool:
@@ -94,8 +94,7 @@ class CheckItem(pytest.Item):
         from grader.results import Status
         from grader.runner import execute
 
-        zygote, workspace = self.session.config.stash[SANDBOX]()
-        impl = zygote.implementation(workspace, self.spec.exercise)
+        impl = self.session.config.stash[SANDBOX]().implementation(self.spec.exercise)
         try:
             self.result = execute(self.spec, impl)
         finally:
@@ -118,28 +117,28 @@ class CheckItem(pytest.Item):
         return self.path, self.spec.function.__code__.co_firstlineno - 1, f"{self.spec.exercise}: {self.spec.title}"
 
 
-class Sandbox:
-    """The zygote and the private copy of ``--impl``, made on first use and closed at the end of the session."""
+class RunSandbox:
+    """The sandbox and the grading session of ``--impl``, made on first use and closed at the end of the run."""
 
     def __init__(self, config):
         self.config = config
         self.parts = None
 
     def __call__(self):
+        """The run's :class:`grader.sandbox.GradingSession`."""
         if self.parts is None:
             from grader.runner import modules_dir_of
-            from grader.sandbox.host.spawner import Limits, Zygote
-            from grader.sandbox.host.workspace import Workspace
+            from grader.sandbox import Limits, Sandbox
 
-            zygote = Zygote(Limits(timeout=self.config.getoption("attnkit_timeout")))
-            self.parts = zygote, Workspace(modules_dir_of(self.config.getoption("impl")), zygote.user)
-        return self.parts
+            sandbox = Sandbox(Limits(timeout=self.config.getoption("attnkit_timeout")))
+            self.parts = sandbox, sandbox.session(modules_dir_of(self.config.getoption("impl")))
+        return self.parts[1]
 
     def close(self):
         if self.parts is not None:
-            zygote, workspace = self.parts
-            workspace.close()
-            zygote.close()
+            sandbox, session = self.parts
+            session.close()
+            sandbox.close()
 
 
 @pytest.hookimpl(trylast=True)

@@ -29,9 +29,15 @@ from .interfaces import Reference
 from .lanes import in_lanes
 from .reference import reference as reference_solutions
 from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
-from .sandbox.host import errors
-from .sandbox.host.proxy import Implementation
-from .sandbox.inside.runtime import LENT_CLASSES
+from .sandbox import (
+    LENT_CLASSES,
+    GradingSession,
+    Implementation,
+    Siblings,
+    StudentError,
+    StudentNotImplemented,
+    StudentRaised,
+)
 
 FIXTURES = ("impl", "ref", "rng")
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
@@ -111,21 +117,21 @@ def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold
             _hold(result, spec, held[0])
         else:
             result.points = spec.points
-    except errors.StudentNotImplemented as failure:
+    except StudentNotImplemented as failure:
         result.blocked_by = _exercise_of(failure.sibling, spec.exercise)
         if failure.sibling:  # this exercise is written, but calls a sibling that is not (yet)
             result.status, result.message = Status.FAILED, failure.message
         else:
             result.status, result.message = Status.NOT_IMPLEMENTED, f"{NOT_IMPLEMENTED_MESSAGE}: {failure.message}"
-    except (CheckFailed, errors.StudentRaised) as failure:  # a wrong value, or an exception: both diagnosed
+    except (CheckFailed, StudentRaised) as failure:  # a wrong value, or an exception: both diagnosed
         compared = failure if isinstance(failure, CheckFailed) else None
         if hold and spec.rule != "values" and ((compared is not None and compared.rule == "values") or (
-                isinstance(failure, errors.StudentRaised) and not failure.sibling)):
+                isinstance(failure, StudentRaised) and not failure.sibling)):
             _hold(result, spec, failure)  # no usable result (no array, a wrong shape, an exception): not judged
             result.seconds = time.perf_counter() - start
             return result
         result.status, result.message = Status.FAILED, failure.message
-        result.blocked_by = _exercise_of(failure.sibling if isinstance(failure, errors.StudentRaised) else "",
+        result.blocked_by = _exercise_of(failure.sibling if isinstance(failure, StudentRaised) else "",
                                          spec.exercise)
         diagnosis = None if compared is None else compared.diagnosis
         if diagnosis is None and not held:  # with wrong values held, the message speaks of the property alone
@@ -137,7 +143,7 @@ def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold
             result.message += f"\n  looks like {diagnosis.looks_like}"
         elif not held:
             result.wrong = wrong_value(failure)
-    except errors.StudentError as failure:
+    except StudentError as failure:
         result.status, result.message = Status.FAILED, failure.message
         result.blocked_by = _exercise_of(failure.sibling, spec.exercise)
     except AssertionError as failure:
@@ -157,7 +163,7 @@ def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold
 def _hold(result: CheckResult, spec: CheckSpec, failure: AssertionError) -> None:
     """A property check whose calls returned wrong values or raised: 0 points, said in one line (the value checks
     explain)."""
-    if isinstance(failure, errors.StudentRaised):
+    if isinstance(failure, StudentRaised):
         event = f"{failure.call or failure.function} raised {failure.error_type or 'an exception'}"
     else:
         event = f"{str(failure).split(chr(10), 1)[0].partition(' returned ')[0]} returned wrong values"
@@ -246,8 +252,6 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     Any other exercise's module is the student's own code: the reference never answers for an exercise that is
     not one this exercise builds on. While one function of the exercise's own module runs, its other functions
     are answered by the reference too (``Siblings.own``)."""
-    from .sandbox.host.callbacks import Siblings
-
     functions = {}
     for needed in curriculum.prerequisites(exercise):
         module_name = curriculum.get(needed).module
@@ -285,9 +289,10 @@ def sibling_notes(results: list[ExerciseResult]) -> None:
                            f"{'fails its' if len(weak) == 1 else 'fail their'} own checks")
 
 
-def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None, *, visibility: str | None = None,
-                   own_siblings: bool = True, lanes: int = 1, keep_printed: bool = False) -> list[ExerciseResult]:
-    """Grade one directory of student modules in the sandbox: a private copy, a child per exercise.
+def run_submission(session: GradingSession, exercises: tuple[str, ...] | None = None, *,
+                   visibility: str | None = None, own_siblings: bool = True, lanes: int = 1,
+                   keep_printed: bool = False) -> list[ExerciseResult]:
+    """Grade the submission of ``session`` (its private copy of the student's modules), a child per exercise.
 
     ``own_siblings=False`` (``attnkit grade``): each exercise is graded on its own code, its calls of other
     exercises' functions answered by the reference (:func:`reference_siblings`), except the functions of an
@@ -297,32 +302,32 @@ def run_submission(modules_dir, zygote, exercises: tuple[str, ...] | None = None
 
     ``lanes`` > 1 (``own_siblings`` only, where no exercise's grading depends on another's result): that many
     exercises are checked at once, each by a thread of this process talking to its own child; the checks and
-    the reference stay in this process, the results keep the curriculum's order."""
-    from .sandbox.host.workspace import Workspace
-
+    the reference stay in this process, the results keep the curriculum's order. No message holds the session's
+    private paths."""
     passed: set[str] = set()  # modules whose exercise got full marks so far
     chosen = tuple(exercises or curriculum.ids())
 
     def make_impl(exercise: str) -> Implementation:
         siblings = None if own_siblings else reference_siblings(exercise, frozenset(passed))
-        return zygote.implementation(workspace, exercise, siblings=siblings)
+        return session.implementation(exercise, siblings=siblings)
 
     def run_one(exercise: str, started: Implementation | None = None) -> ExerciseResult:
         return run_exercise(exercise, make_impl, visibility=visibility, keep_printed=keep_printed, started=started)
 
     results = []
-    with Workspace(modules_dir, zygote.user) as workspace:
-        if lanes > 1 and own_siblings and len(chosen) > 1:
-            reference_solutions()
-            workspace.spent.update(dict.fromkeys(chosen, 0.0))  # no key is added while the lanes sum them
-            done = in_lanes(run_one, longest_first(chosen), lanes, start=make_impl)
-            results = [done[exercise] for exercise in chosen]
-        for exercise in chosen[len(results):]:
-            results.append(run_one(exercise))
-            if results[-1].checks and results[-1].score == results[-1].max_score:
-                passed.add(curriculum.get(exercise).module)
-        unknown = sorted(blockers(results) - set(chosen))  # a blamed exercise outside the run: does it pass?
-        verdicts = results + [run_one(exercise) for exercise in unknown]
+    if lanes > 1 and own_siblings and len(chosen) > 1:
+        reference_solutions()
+        session.share_budgets(chosen)
+        done = in_lanes(run_one, longest_first(chosen), lanes, start=make_impl)
+        results = [done[exercise] for exercise in chosen]
+    for exercise in chosen[len(results):]:
+        results.append(run_one(exercise))
+        if results[-1].checks and results[-1].score == results[-1].max_score:
+            passed.add(curriculum.get(exercise).module)
+    unknown = sorted(blockers(results) - set(chosen))  # a blamed exercise outside the run: does it pass?
+    verdicts = results + [run_one(exercise) for exercise in unknown]
+    for check in (check for result in results for check in result.checks):
+        check.message = session.strip_paths(check.message)
     blame_callers(results, {r.exercise for r in verdicts if r.checks and r.first_failure is None})
     if not own_siblings:
         sibling_notes(results)

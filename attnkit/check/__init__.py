@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import TIMEOUT_SECONDS
 
 NO_IMPL = ("attnkit check: no folder {path}. Run this inside your attnkit folder (the one holding exercises/), "
            "or name your folder with --impl DIR.")
@@ -26,8 +26,8 @@ def add_arguments(parser) -> None:
 
     parser.add_argument("exercises", nargs="*", metavar="EXERCISE", help="only these exercises (default: all)")
     parser.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
-    parser.add_argument("--timeout", type=positive_seconds, default=defaults.TIMEOUT_SECONDS, metavar="S",
-                        help=f"seconds per call (default {defaults.TIMEOUT_SECONDS:g})")
+    parser.add_argument("--timeout", type=positive_seconds, default=TIMEOUT_SECONDS, metavar="S",
+                        help=f"seconds per call (default {TIMEOUT_SECONDS:g})")
     parser.add_argument("--all", action="store_true", dest="every",
                         help="show every failing check, not only the first of each exercise")
 
@@ -36,7 +36,7 @@ def run(args) -> int:
     return main(args.exercises, args.impl, args.timeout, every=args.every)
 
 
-def main(exercises: list[str] | None = None, impl: str | Path = "exercises", timeout: float = defaults.TIMEOUT_SECONDS,
+def main(exercises: list[str] | None = None, impl: str | Path = "exercises", timeout: float = TIMEOUT_SECONDS,
          out=None, every: bool = False) -> int:
     """Check ``impl`` (all exercises, or the ones named); returns the exit status."""
     out = out or sys.stdout
@@ -47,12 +47,12 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
     if not impl.is_dir():
         print(NO_IMPL.format(path=impl), file=sys.stderr)
         return 2
-    from grader.sandbox.host.launch import launch
+    from grader.sandbox import launch_early
 
-    launched = launch()  # first thing: the zygote loads numpy on one core while this process imports on the other
-    from grader.sandbox.host.spawner import Limits, Zygote
+    launched = launch_early()  # first thing: the zygote loads numpy on one core while this process imports on the other
+    from grader.sandbox import Limits, Sandbox
 
-    with Zygote(Limits(timeout=timeout), launched=launched) as zygote:
+    with Sandbox(Limits(timeout=timeout), launched=launched) as sandbox:
         from grader import curriculum
         from grader.runner import modules_dir_of
 
@@ -65,11 +65,11 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
         from grader.reference import unmemoised
 
         with unmemoised():  # one run of one submission: the reference is rarely asked the same question twice
-            passed = check_and_report(modules_dir_of(impl), zygote, chosen, out, started, every=every)
+            passed = check_and_report(modules_dir_of(impl), sandbox, chosen, out, started, every=every)
     return 0 if passed else 1
 
 
-def check_and_report(modules: Path, zygote, exercises: tuple[str, ...], out, started: float,
+def check_and_report(modules: Path, sandbox, exercises: tuple[str, ...], out, started: float,
                      every: bool = False) -> bool:
     """Check ``exercises`` of the modules in ``modules`` and write the report (``attnkit check`` and
     ``attnkit watch``): the table and failures, the exercises waiting for their predictions, and the
@@ -80,7 +80,10 @@ def check_and_report(modules: Path, zygote, exercises: tuple[str, ...], out, sta
 
     waiting = predictions_missing(exercises)
     chosen = tuple(e for e in exercises if e not in waiting)
-    results = run_submission(modules, zygote, chosen, lanes=lanes(), keep_printed=True) if chosen else []
+    results = []
+    if chosen:
+        with sandbox.session(modules) as session:
+            results = run_submission(session, chosen, lanes=lanes(), keep_printed=True)
     out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started, every=every,
                      waiting=waiting))
     mistakes = sorted({c.mistake for r in results for c in r.checks if c.mistake})

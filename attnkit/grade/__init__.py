@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from attnkit.arguments import add_exercises_argument
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import MEMORY_MB, STUDENT_SECONDS, TIMEOUT_SECONDS
 
 from .run import main
 
@@ -24,11 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "summary.json, summary.txt (and PNGs with matplotlib); created if missing, and a "
                              "re-run skips the students already graded there")
     parser.add_argument("--jobs", type=int, default=None, metavar="N", help="parallel submissions (default: cores)")
-    parser.add_argument("--timeout", type=float, default=defaults.TIMEOUT_SECONDS, metavar="S",
-                        help=f"seconds per call (default {defaults.TIMEOUT_SECONDS:g})")
-    parser.add_argument("--memory-mb", type=int, default=defaults.MEMORY_MB, metavar="MB",
-                        help=f"memory per child (default {defaults.MEMORY_MB})")
-    parser.add_argument("--student-timeout", type=float, default=60.0, metavar="S",
+    parser.add_argument("--timeout", type=float, default=TIMEOUT_SECONDS, metavar="S",
+                        help=f"seconds per call (default {TIMEOUT_SECONDS:g})")
+    parser.add_argument("--memory-mb", type=int, default=MEMORY_MB, metavar="MB",
+                        help=f"memory per child (default {MEMORY_MB})")
+    parser.add_argument("--student-timeout", type=float, default=STUDENT_SECONDS, metavar="S",
                         help="seconds all the calls of one submission may take together (default 60; each exercise "
                              "gets at most 3 x --timeout); past it the remaining checks fail as too slow")
     shown = parser.add_mutually_exclusive_group()

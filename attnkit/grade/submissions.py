@@ -22,7 +22,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from grader import files
-from grader.sandbox.host.workspace import read_regular
 from grader.text import printable
 
 from .zipindex import NotAZip, directory_figures
@@ -136,7 +135,7 @@ def content_hash(entry: Entry) -> str:
 
 def read_module(path: Path) -> bytes:
     """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (never a link, FIFO or device)."""
-    return read_regular(path, MAX_FILE_BYTES)
+    return files.read_regular(path, MAX_FILE_BYTES)
 
 
 def inspect_folder(folder: Path) -> Intake:

@@ -10,7 +10,7 @@ import os
 import sys
 
 from attnkit.arguments import add_exercises_argument, positive_seconds, whole_number
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import MEMORY_MB, TIMEOUT_SECONDS
 
 USAGE = """attnkit gradescope build -o autograder.zip [--force] [--exercises IDS|FILE] [--timeout S] [--memory-mb MB]
        attnkit gradescope run [--root DIR] [--timeout S] [--memory-mb MB]"""
@@ -32,10 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--root", default=os.environ.get(ROOT_VARIABLE, DEFAULT_ROOT), metavar="DIR",
                      help=f"Gradescope's folder (default ${ROOT_VARIABLE} or {DEFAULT_ROOT})")
     for verb in (build, run):
-        verb.add_argument("--timeout", type=positive_seconds, default=defaults.TIMEOUT_SECONDS, metavar="S",
-                          help=f"seconds per call (default {defaults.TIMEOUT_SECONDS:g})")
-        verb.add_argument("--memory-mb", type=whole_number(1), default=defaults.MEMORY_MB, metavar="MB",
-                          help=f"memory per child (default {defaults.MEMORY_MB})")
+        verb.add_argument("--timeout", type=positive_seconds, default=TIMEOUT_SECONDS, metavar="S",
+                          help=f"seconds per call (default {TIMEOUT_SECONDS:g})")
+        verb.add_argument("--memory-mb", type=whole_number(1), default=MEMORY_MB, metavar="MB",
+                          help=f"memory per child (default {MEMORY_MB})")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,7 +20,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import MEMORY_MB, TIMEOUT_SECONDS
 
 STUDENT = "submission"
 SCHEMA_PATH = Path(__file__).with_name("results_schema.json")
@@ -63,7 +63,7 @@ def validate(results: dict) -> None:
     jsonschema.validate(results, json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
 
 
-def run(root: Path, timeout: float = defaults.TIMEOUT_SECONDS, memory_mb: int = defaults.MEMORY_MB, out=None) -> int:
+def run(root: Path, timeout: float = TIMEOUT_SECONDS, memory_mb: int = MEMORY_MB, out=None) -> int:
     """Grade ``root/submission`` into ``root/results/results.json``; returns the exit status."""
     import sys
 

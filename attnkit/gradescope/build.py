@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attnkit.archive import write_zip
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import MEMORY_MB, TIMEOUT_SECONDS
 
 from . import scripts
 
@@ -105,8 +105,8 @@ def setuptools_version() -> tuple[int, ...] | None:
     return tuple(int(part) for part in re.findall(r"\d+", text)[:3]) or None
 
 
-def build(output: Path, force: bool = False, timeout: float = defaults.TIMEOUT_SECONDS,
-          memory_mb: int = defaults.MEMORY_MB, exercises: tuple[str, ...] | None = None) -> Bundle:
+def build(output: Path, force: bool = False, timeout: float = TIMEOUT_SECONDS,
+          memory_mb: int = MEMORY_MB, exercises: tuple[str, ...] | None = None) -> Bundle:
     output = Path(output).absolute()
     if output.suffix.lower() != ".zip":
         raise BundleError(NOT_ZIP.format(path=output))

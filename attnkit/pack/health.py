@@ -10,7 +10,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import TIMEOUT_SECONDS
 
 STUB_MESSAGE = "implement "  # how every stub's NotImplementedError starts (attnkit.release.stubs)
 
@@ -49,10 +49,9 @@ def _raises_stub(function: ast.AST) -> bool:
     return False
 
 
-def examine(impl: Path, modules: dict[str, str], timeout: float = defaults.TIMEOUT_SECONDS) -> Health:
+def examine(impl: Path, modules: dict[str, str], timeout: float = TIMEOUT_SECONDS) -> Health:
     """``modules``: exercise id -> module name, for the modules of ``impl`` being packed."""
-    from grader.sandbox.host.spawner import Limits, Zygote
-    from grader.sandbox.host.workspace import Workspace
+    from grader.sandbox import Limits, graded
 
     stubs = {}
     for module in modules.values():
@@ -60,13 +59,9 @@ def examine(impl: Path, modules: dict[str, str], timeout: float = defaults.TIMEO
         if names:
             stubs[module] = names
     broken = {}
-    with Zygote(Limits(timeout=timeout)) as zygote, Workspace(impl, zygote.user) as workspace:
+    with graded(impl, Limits(timeout=timeout)) as session:
         for exercise, module in modules.items():
-            implementation = zygote.implementation(workspace, exercise, module)
-            try:
-                failure = implementation.import_failure
-                if failure is not None and not failure.sibling:  # its own error, not a module it imports
-                    broken[module] = failure.message.splitlines()[0]
-            finally:
-                implementation.close()
+            failure = session.import_failure(exercise, module)
+            if failure is not None and not failure.sibling:  # its own error, not a module it imports
+                broken[module] = failure.message.splitlines()[0]
     return Health(broken, stubs)

@@ -81,7 +81,7 @@ def write_recording(folder: Path, sources: Sources, specs: list) -> tuple[int, t
     (their path after the failure was not verified).
     """
     from grader.reference import reference
-    from grader.sandbox.host.inprocess import InProcessTransport, in_process, trusted_runtime
+    from grader.sandbox import in_process, trusted_transport
 
     recorder, outcomes = record(lambda exercise: in_process(sources.solutions, exercise), reference(), specs)
     failed = [o for o in outcomes if o.status != "passed"]
@@ -89,7 +89,7 @@ def write_recording(folder: Path, sources: Sources, specs: list) -> tuple[int, t
         raise BuildFailed("attnkit release: the reference solutions fail public checks, nothing to record:\n  "
                           + "\n  ".join(f"{o.exercise}.{o.name}: {o.message[:300]}" for o in failed))
     replay = Replay(Store.in_memory(recorder.index(), recorder.arrays), strict=True)
-    verdict = verify(replay, lambda exercise: InProcessTransport(trusted_runtime(sources.solutions), exercise), specs)
+    verdict = verify(replay, lambda exercise: trusted_transport(sources.solutions, exercise), specs)
     if verdict.misses:
         raise BuildFailed(
             "attnkit release: these public checks pass values computed from the student's results to `ref` or to "

@@ -19,8 +19,7 @@ import numpy as np
 from grader.interfaces import CallReport, Transport
 from grader.results import CheckResult
 from grader.runner import execute
-from grader.sandbox.host.errors import StudentError
-from grader.sandbox.host.proxy import Implementation
+from grader.sandbox import Implementation, StudentError
 
 from .replay import Replay
 

@@ -68,13 +68,11 @@ def write_text(impl_dir: Path, prompt: str, n_new: int | None, temperature: floa
         raise ShowError(f"--n-new {n_new}: after a prompt of {len(prompt_ids)} characters the model has room for 1 "
                         f"to {room} new ones.")
     from grader.runner import modules_dir_of
-    from grader.sandbox.host.errors import StudentError, StudentNotImplemented
-    from grader.sandbox.host.spawner import Limits, Zygote
-    from grader.sandbox.host.workspace import Workspace
+    from grader.sandbox import Limits, StudentError, StudentNotImplemented, graded
 
     try:
-        with Zygote(Limits(timeout=timeout)) as zygote, Workspace(modules_dir_of(impl_dir), zygote.user) as workspace:
-            impl = zygote.implementation(workspace, "sampling")
+        with graded(modules_dir_of(impl_dir), Limits(timeout=timeout)) as session:
+            impl = session.implementation("sampling")
             options = {"temperature": temperature, "top_k": top_k, "top_p": top_p}
             greedy = impl.sampling.generate(prompt_ids, model.params, model.n_head, n_new)
             sampled = impl.sampling.generate(prompt_ids, model.params, model.n_head, n_new, impl.generator(seed),

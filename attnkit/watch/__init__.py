@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from grader.sandbox.host import limits as defaults
+from grader.sandbox import TIMEOUT_SECONDS
 
 WATCHING = "attnkit watch: watching {path} (Ctrl-C stops). Save a file to check the exercises that use it."
 FIRST = "\n--- {clock}: checking every exercise"
@@ -44,15 +44,15 @@ def add_arguments(parser) -> None:
     from attnkit.arguments import positive_seconds
 
     parser.add_argument("--impl", default="exercises", metavar="DIR", help="the folder with your modules")
-    parser.add_argument("--timeout", type=positive_seconds, default=defaults.TIMEOUT_SECONDS, metavar="S",
-                        help=f"seconds per call (default {defaults.TIMEOUT_SECONDS:g})")
+    parser.add_argument("--timeout", type=positive_seconds, default=TIMEOUT_SECONDS, metavar="S",
+                        help=f"seconds per call (default {TIMEOUT_SECONDS:g})")
 
 
 def run(args) -> int:
     return main(args.impl, args.timeout)
 
 
-def main(impl: str | Path = "exercises", timeout: float = defaults.TIMEOUT_SECONDS, interval: float = 0.5, out=None,
+def main(impl: str | Path = "exercises", timeout: float = TIMEOUT_SECONDS, interval: float = 0.5, out=None,
          rounds: int | None = None, sleep: Callable[[float], None] = time.sleep) -> int:
     """Watch ``impl``; ``rounds`` (for tests) stops after that many polls."""
     out = out or sys.stdout
@@ -60,7 +60,7 @@ def main(impl: str | Path = "exercises", timeout: float = defaults.TIMEOUT_SECON
     from attnkit.check import NO_IMPL, check_and_report
     from grader import curriculum
     from grader.runner import modules_dir_of
-    from grader.sandbox.host.spawner import Limits, Zygote
+    from grader.sandbox import Limits, Sandbox
 
     folder = exercises_folder(impl)
     if not folder.is_dir():
@@ -71,10 +71,10 @@ def main(impl: str | Path = "exercises", timeout: float = defaults.TIMEOUT_SECON
     seen = snapshot(modules)
     polls = 0
     def check(exercises: tuple[str, ...]) -> None:
-        check_and_report(modules, zygote, exercises, out, time.perf_counter())
+        check_and_report(modules, sandbox, exercises, out, time.perf_counter())
 
     try:
-        with Zygote(Limits(timeout=timeout)) as zygote:
+        with Sandbox(Limits(timeout=timeout)) as sandbox:
             print(FIRST.format(clock=time.strftime("%H:%M:%S")), file=out)
             check(curriculum.ids())
             while rounds is None or polls < rounds:

@@ -6,7 +6,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..compare import CheckFailed, describe, expect_close, expect_parts
-from ..sandbox.host.errors import StudentRaised
+from ..sandbox import StudentRaised
 
 DTYPES = (np.float64, np.float32)
 

@@ -11,8 +11,8 @@ import pytest
 from attnkit import check
 from grader import curriculum
 from grader.lanes import in_lanes
-from grader.runner import run_submission
 from grader.sandbox.host.spawner import Limits, Zygote
+from tests.sessionkit import run_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,8 +28,8 @@ def test_two_lanes_give_the_results_of_one(tmp_path):
     text = (impl / "tiled_attention.py").read_text()
     (impl / "tiled_attention.py").write_text(text.replace("scores *= scale", "scores *= 1.0", 1))  # a mistake
     with Zygote(Limits(timeout=10)) as zygote:
-        one = run_submission(impl, zygote, lanes=1)
-        two = run_submission(impl, zygote, lanes=2)
+        one = run_folder(zygote, impl, lanes=1)
+        two = run_folder(zygote, impl, lanes=2)
     assert [r.exercise for r in two] == list(curriculum.ids())
     assert outcome(two) == outcome(one)
     tiled = next(r for r in two if r.exercise == "tiled_attention")

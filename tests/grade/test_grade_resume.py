@@ -73,7 +73,6 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, graded):
     assert graded["status"] == 0, graded["stderr"]
 
     out = tmp_path / "out"
-    before = set(glob.glob(os.path.join(tempfile.gettempdir(), "attnkit-*")))
     process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs", "1",
                                 "--timeout", "2"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)
@@ -83,8 +82,10 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, graded):
     os.killpg(process.pid, signal.SIGKILL)  # the command, its forkserver and workers: a power cut
     process.wait()
     time.sleep(0.2)  # the zygotes see their control socket close and exit
-    for leftover in set(glob.glob(os.path.join(tempfile.gettempdir(), "attnkit-*"))) - before:
-        shutil.rmtree(leftover, ignore_errors=True)  # a kill -9 cannot clean up after itself
+    # a kill -9 cannot clean up after itself: its run folder (workers, workspaces, forkserver socket) goes; the
+    # temp dir's other attnkit folders are other processes' (a concurrent test's workspace) and stay
+    for leftover in glob.glob(os.path.join(tempfile.gettempdir(), f"attnkit-run-{process.pid}-*")):
+        shutil.rmtree(leftover, ignore_errors=True)
     assert list((out / ".attnkit").glob("*.json")), "no result appeared before the kill"
     interrupted = not (out / "grades.csv").exists()
     result = run_cli(str(root), "--out", str(out), "--timeout", "2")

@@ -13,9 +13,9 @@ from grader import curriculum
 from grader.mistakes import all_mistakes, module_of, registry
 from grader.mistakes.model import apply
 from grader.results import Status
-from grader.runner import run_submission
 from grader.sandbox.host.spawner import Zygote
 from tests.grader.graderkit import SOLUTIONS, copy_solutions, dependants_closure
+from tests.sessionkit import run_folder
 
 MISTAKES = sorted(all_mistakes().values(), key=lambda m: m.id)
 EXERCISE_OF = {m.id: exercise for exercise, (_, mistakes) in registry().items() for m in mistakes}
@@ -52,7 +52,7 @@ def test_mutant_loses_points_and_is_named(tmp_path, zygote, mistake):
     exercise = EXERCISE_OF[mistake.id]
     # exercises that do not use the mutated module must stay untouched; tiled_attention is the slowest to grade
     unrelated = [e for e in curriculum.ids() if e not in dependants_closure(exercise) and e != "tiled_attention"][:1]
-    results = {r.exercise: r for r in run_submission(mutant(tmp_path, mistake), zygote, (exercise, *unrelated))}
+    results = {r.exercise: r for r in run_folder(zygote, mutant(tmp_path, mistake), (exercise, *unrelated))}
     result = results[exercise]
     failed = [c for c in result.checks if c.status != Status.PASSED]
     messages = "\n".join(f"{c.name}: {c.mistake or '-'}: {c.message}" for c in failed)

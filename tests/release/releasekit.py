@@ -32,12 +32,13 @@ sys.exit(main(sys.argv[1:]))
 # Grade several implementation folders with the release's own runner; results as JSON in a file.
 GRADE = LAUNCH + """import json
 from grader.runner import run_submission
-from grader.sandbox.host.spawner import Limits, Zygote
+from grader.sandbox import Limits, Sandbox
 jobs = json.loads(open(sys.argv[1]).read())
 out = []
-with Zygote(Limits(timeout=20)) as zygote:
+with Sandbox(Limits(timeout=20)) as sandbox:
     for folder, exercises in jobs:
-        results = run_submission(folder, zygote, tuple(exercises) if exercises else None)
+        with sandbox.session(folder) as session:
+            results = run_submission(session, tuple(exercises) if exercises else None)
         out.append([[c.exercise, c.name, c.status, c.points, c.max_points, c.mistake, c.message]
                     for r in results for c in r.checks])
 open(sys.argv[2], "w").write(json.dumps(out))

@@ -8,7 +8,6 @@ reading. tests/grade/test_grade_cli.py has the output folder below a plain file 
 from __future__ import annotations
 
 import errno
-import importlib
 import os
 import re
 import resource
@@ -25,9 +24,10 @@ from types import SimpleNamespace
 import pytest
 
 from attnkit.grade import main, summary
+from attnkit.grade.steps import find as run  # the class step that refuses what would stop the run
+from attnkit.grade.steps.gradebook import SUMMARY_UNWRITABLE
 from tests.robustness.robustkit import SOLUTIONS, build_class, copy_modules, environment, grade_command, private_tmpdir
 
-run = importlib.import_module("attnkit.grade.run")  # the module (the package's `run` is the CLI's run(args))
 FIELD = re.compile(r"\{(\w+)\}")
 
 
@@ -200,5 +200,5 @@ def test_class_files_failing_after_grading_keep_the_records(tmp_path, monkeypatc
     captured = capsys.readouterr()
     assert status == 1
     assert "Traceback" not in captured.err
-    assert message_pattern(run.SUMMARY_UNWRITABLE, out=out, records=out / ".attnkit").search(captured.err), captured.err
+    assert message_pattern(SUMMARY_UNWRITABLE, out=out, records=out / ".attnkit").search(captured.err), captured.err
     assert (out / ".attnkit" / "only.json").is_file() and (out / "only.json").is_file()

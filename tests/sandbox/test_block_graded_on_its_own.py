@@ -3,8 +3,8 @@ dicts over the wire) are answered by the reference, and its decode steps run on 
 layer_norm or a broken KVCache costs points in its own exercise only."""
 from grader.mistakes import all_mistakes
 from grader.mistakes.model import apply
-from grader.runner import run_submission
 from tests.sandbox.brokenkit import BROKEN_CACHE
+from tests.sessionkit import run_folder
 
 
 def test_a_broken_layer_norm_and_cache_cost_nothing_in_block(zygote, submission):
@@ -14,7 +14,7 @@ def test_a_broken_layer_norm_and_cache_cost_nothing_in_block(zygote, submission)
     cache = folder / "kv_cache.py"
     cache.write_text(cache.read_text().split("class KVCache:")[0] + BROKEN_CACHE.lstrip("\n")
                      + "\n\ndef decode_step" + cache.read_text().split("\ndef decode_step", 1)[1])
-    graded = {r.exercise: r for r in run_submission(folder, zygote, ("kv_cache", "layers", "block"),
+    graded = {r.exercise: r for r in run_folder(zygote, folder, ("kv_cache", "layers", "block"),
                                                     own_siblings=False)}
     assert graded["layers"].score < graded["layers"].max_score
     assert graded["kv_cache"].score < graded["kv_cache"].max_score

@@ -6,9 +6,9 @@ import numpy as np
 from grader import tiny_gpt
 from grader.mistakes import all_mistakes
 from grader.mistakes.model import apply
-from grader.runner import run_submission
 from grader.sandbox.inside import standin
 from tests.sandbox.brokenkit import BROKEN_CACHE
+from tests.sessionkit import run_folder
 
 
 def break_module(folder, module, *mistake_ids):
@@ -32,7 +32,7 @@ def broken_submission(submission):
 
 
 def test_broken_earlier_exercises_cost_nothing_in_gpt_and_sampling(zygote, submission):
-    graded = {r.exercise: r for r in run_submission(broken_submission(submission), zygote,
+    graded = {r.exercise: r for r in run_folder(zygote, broken_submission(submission),
                                                     ("kv_cache", "layers", "block", "gpt", "sampling"),
                                                     own_siblings=False)}
     for broken in ("kv_cache", "layers", "block"):
@@ -47,7 +47,7 @@ def test_a_broken_block_costs_nothing_in_sampling_with_a_trusted_kv_cache(zygote
     they cross to the reference answering the broken block's decode step (not the student's block)."""
     folder = submission()
     break_module(folder, "block", "block_post_norm", "block_decode_attend_before_append")
-    graded = {r.exercise: r for r in run_submission(folder, zygote, ("kv_cache", "block", "gpt", "sampling"),
+    graded = {r.exercise: r for r in run_folder(zygote, folder, ("kv_cache", "block", "gpt", "sampling"),
                                                     own_siblings=False)}
     assert graded["block"].score < graded["block"].max_score
     for exercise in ("kv_cache", "gpt", "sampling"):
@@ -60,7 +60,7 @@ def test_a_broken_gpt_costs_nothing_in_sampling(zygote, submission):
     gpt_decode_step, which appends to them over the wire."""
     folder = broken_submission(submission)
     break_module(folder, "gpt", "gpt_decode_position_zero", "gpt_no_final_layer_norm")
-    graded = {r.exercise: r for r in run_submission(folder, zygote, ("gpt", "sampling"), own_siblings=False)}
+    graded = {r.exercise: r for r in run_folder(zygote, folder, ("gpt", "sampling"), own_siblings=False)}
     assert graded["gpt"].score < graded["gpt"].max_score
     assert graded["sampling"].score == graded["sampling"].max_score, graded["sampling"].first_failure
     assert "gpt" in graded["sampling"].reference_siblings

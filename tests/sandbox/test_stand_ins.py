@@ -3,11 +3,12 @@ exercises' functions are answered by the reference on the trusted side (grader/s
 import numpy as np
 import pytest
 
-from grader.runner import reference_siblings, run_submission
+from grader.runner import reference_siblings
 from grader.sandbox.host import errors
 from grader.sandbox.host.workspace import Workspace
 from grader.sandbox.inside import standin
 from solutions.softmax import softmax as reference_softmax
+from tests.sessionkit import run_folder
 
 BROKEN_SOFTMAX = '''import numpy as np
 
@@ -45,7 +46,7 @@ def scores(results):
 
 def test_grade_charges_a_broken_softmax_once_and_says_so(zygote, submission):
     folder = submission(softmax=BROKEN_SOFTMAX)
-    graded = {r.exercise: r for r in run_submission(folder, zygote, ("softmax", "attention", "multihead"),
+    graded = {r.exercise: r for r in run_folder(zygote, folder, ("softmax", "attention", "multihead"),
                                                     own_siblings=False)}
     assert graded["softmax"].score < graded["softmax"].max_score
     assert graded["attention"].score == graded["attention"].max_score
@@ -58,14 +59,14 @@ def test_grade_charges_a_broken_softmax_once_and_says_so(zygote, submission):
 
 
 def test_grade_runs_a_sibling_that_passed_every_check(zygote, submission):
-    graded = run_submission(submission(), zygote, ("softmax", "masking", "attention"), own_siblings=False)
+    graded = run_folder(zygote, submission(), ("softmax", "masking", "attention"), own_siblings=False)
     assert [r.reference_siblings for r in graded] == [set(), set(), set()]
     assert all(r.score == r.max_score and r.note == "" for r in graded)
 
 
 def test_check_keeps_running_the_students_own_siblings(zygote, submission):
     folder = submission(softmax="def softmax(x, axis=-1):\n    raise NotImplementedError\n")
-    attention = run_submission(folder, zygote, ("attention",))[0]
+    attention = run_folder(zygote, folder, ("attention",))[0]
     assert attention.score == 0 and attention.note == ""
     assert "finish exercise softmax first" in attention.first_failure.message
 
@@ -162,13 +163,13 @@ def test_grade_charges_a_broken_helper_once_inside_its_own_module(zygote, submis
     broken = source.replace("return y * (dy - weighted)", "return y * dy", 1)
     assert broken != source
     folder = submission(attention_backward=broken)
-    graded = run_submission(folder, zygote, ("attention_backward",), own_siblings=False)[0]
+    graded = run_folder(zygote, folder, ("attention_backward",), own_siblings=False)[0]
     lost = {c.name for c in graded.checks if c.points < c.max_points}
     assert {"test_softmax_backward_matches_reference", "test_softmax_backward_saturated"} <= lost
     assert not {c.name for c in graded.checks if c.name.startswith("test_attention_backward_")
                 and c.name != "test_attention_backward_dtypes"} & lost, lost  # the value checks of the caller
     assert graded.note == ""  # the own module is no other exercise graded with the reference
-    checked = run_submission(folder, zygote, ("attention_backward",), own_siblings=True)[0]
+    checked = run_folder(zygote, folder, ("attention_backward",), own_siblings=True)[0]
     assert any(c.name.startswith("test_attention_backward") and c.points < c.max_points for c in checked.checks)
 
 

@@ -3,7 +3,7 @@ multihead, attention, masking, gpt and attention_backward is answered by the ref
 cost nothing in training, and a broken training costs points in training only."""
 from grader.mistakes import all_mistakes
 from grader.mistakes.model import apply
-from grader.runner import run_submission
+from tests.sessionkit import run_folder
 
 BROKEN = {"layers": ("layer_norm_batch_axis",), "gpt": ("gpt_loss_summed", "gpt_no_final_layer_norm"),
           "attention_backward": ("backward_no_scale",)}
@@ -22,7 +22,7 @@ def broken(submission, modules: dict):
 
 
 def test_broken_earlier_exercises_cost_nothing_in_training(zygote, submission):
-    graded = {r.exercise: r for r in run_submission(broken(submission, BROKEN), zygote, (*EARLIER, "training"),
+    graded = {r.exercise: r for r in run_folder(zygote, broken(submission, BROKEN), (*EARLIER, "training"),
                                                     own_siblings=False)}
     for exercise in EARLIER:
         assert graded[exercise].score < graded[exercise].max_score, exercise
@@ -33,6 +33,6 @@ def test_broken_earlier_exercises_cost_nothing_in_training(zygote, submission):
 
 def test_a_broken_training_costs_points_in_training_only(zygote, submission):
     folder = broken(submission, {"training": ("training_embedding_last_write_wins",)})
-    graded = {r.exercise: r for r in run_submission(folder, zygote, ("gpt", "training"), own_siblings=False)}
+    graded = {r.exercise: r for r in run_folder(zygote, folder, ("gpt", "training"), own_siblings=False)}
     assert graded["gpt"].score == graded["gpt"].max_score
     assert graded["training"].score < graded["training"].max_score

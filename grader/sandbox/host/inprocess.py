@@ -2,7 +2,9 @@
 
 For the reference solutions and the project's own tests, and as the floor the isolation
 overhead is measured against. Never point it at student code: ``attnkit check`` and
-``attnkit grade`` always use :mod:`grader.sandbox.host.transport`.
+``attnkit grade`` always use :mod:`grader.sandbox.host.transport`; nbgrader's test cells, where the
+student's code already runs in the notebook's kernel, use the transport named for that
+(:mod:`grader.sandbox.host.kernel`).
 """
 from __future__ import annotations
 
@@ -23,17 +25,16 @@ class InProcessTransport:
     """Requests answered in this process by a :class:`Responder`: values copied as on the wire.
 
     ``import_failures``: an ``ImportError`` or ``SyntaxError`` while a module is looked up is the module
-    failing to import (a submission's files, :class:`Runtime`); a notebook's names are defined already,
-    so there it is the code's own exception.
+    failing to import (a directory of modules, :class:`Runtime`).
     """
 
     dead = False  # trusted code in this process: never needs replacing
     broken = None  # a module that fails to import fails each request that needs it
+    import_failures = True
 
-    def __init__(self, runtime: Responder, exercise: str = "", *, import_failures: bool = True):
+    def __init__(self, runtime: Responder, exercise: str = ""):
         self.exercise = exercise
         self.runtime = runtime
-        self.import_failures = import_failures
         self.report = NO_REPORT  # as in ChildTransport: what the last request changed in place
         self.siblings_called: set[str] = set()  # the student's own siblings answer here: never the reference
 
@@ -83,7 +84,12 @@ def as_received(result: Any, runtime: Responder, *, call: str, exercise: str) ->
 
 def in_process(root: str | Path, exercise: str = "") -> Implementation:
     """An ``impl`` for a trusted implementation directory (e.g. ``solutions/``)."""
-    return Implementation(InProcessTransport(trusted_runtime(root), exercise))
+    return Implementation(trusted_transport(root, exercise))
+
+
+def trusted_transport(root: str | Path, exercise: str = "") -> InProcessTransport:
+    """The transport of :func:`in_process`, for a front end that wraps requests itself (the release's replay)."""
+    return InProcessTransport(trusted_runtime(root), exercise)
 
 
 def trusted_runtime(root: str | Path) -> Runtime:

@@ -40,8 +40,42 @@ def unprivileged_user() -> tuple[int, int] | None:
     return entry.pw_uid, entry.pw_gid
 
 
-def user_name(user: tuple[int, int]) -> str:
-    return pwd.getpwuid(user[0]).pw_name
+class MachineNotReady(Exception):
+    """What children need from this machine and cannot get; the front end words it (nothing is graded).
+
+    ``user``: the unprivileged user children run as; ``folder``: the folder at fault; ``reason``: the system's
+    word (for :class:`StdlibUnreadable`)."""
+
+    def __init__(self, user: str, folder: str, reason: str = ""):
+        super().__init__(f"{user}: {folder} {reason}".strip())
+        self.user, self.folder, self.reason = user, folder, reason
+
+
+class TempUnreachable(MachineNotReady):
+    """A folder above the run's temporary folder may not be passed through by others (``folder``)."""
+
+
+class StdlibUnreadable(MachineNotReady):
+    """The installed standard library (``folder``) is not readable by others and no copy could be made."""
+
+
+def prepare(root: Path) -> str | None:
+    """Check (and fix) what children need below ``root``, a run's temporary folder: that their user may pass
+    through every folder above it, and a standard library they may read (a copy under ``root`` when the installed
+    one is not). Returns that copy (None: the installed one), the same on every call; :class:`MachineNotReady`."""
+    user = unprivileged_user()
+    blocking = blocking_folder(root) if user is not None else None
+    if blocking is not None:
+        raise TempUnreachable(user_name(user), str(blocking))
+    try:
+        return readable_stdlib(str(root))
+    except OSError as error:
+        raise StdlibUnreadable(user_name(user), stdlib_dir(), str(error.strerror or error)) from None
+
+
+def user_name(user: tuple[int, int] | None) -> str:
+    """The children's user's name (the grader's own when they keep it)."""
+    return pwd.getpwuid(os.getuid() if user is None else user[0]).pw_name
 
 
 def blocking_folder(path: Path) -> Path | None:

@@ -1,9 +1,9 @@
 """The trusted side's end of the zygote: one clean interpreter per grading worker that forks the children.
 
 :class:`Zygote` starts ``zygote.py`` once (:func:`launch`); :meth:`Zygote.implementation` has it fork a child for
-one exercise of one submission and returns the ``impl`` the checks use (:mod:`child` talks to that child). A child
+one exercise of one submission and returns the ``impl`` the checks use (:mod:`transport` talks to that child). A child
 that is done with is killed and released: the zygote reaps it once it has exited, and the workspace waits for
-every released child before its files are removed. :class:`Limits` are what every child runs under.
+every released child before its files are removed. Every child runs under the zygote's :class:`~.limits.Limits`.
 """
 from __future__ import annotations
 
@@ -13,50 +13,25 @@ import signal
 import socket
 import subprocess
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import shared
 from .callbacks import Siblings
 from .launch import Launched, launch
-from .limits import MEMORY_MB, TIMEOUT_SECONDS
+from .limits import PRINT_LIMIT, Limits
 from .proxy import Implementation
 from .scrub import machine_paths
 from .workspace import Workspace
-
-DEFAULT_TIMEOUT = TIMEOUT_SECONDS
-DEFAULT_MEMORY = MEMORY_MB << 20  # RLIMIT_AS of a child
-OUTPUT_LIMIT = 1 << 20         # what a child may write (stdout, stderr, files): 1 MiB, the hard backstop
-PRINT_LIMIT = 256 << 10        # what a child's print / sys.stdout / sys.stderr keep; the rest is discarded
-STUDENT_SECONDS = 60.0         # default time budget of one submission (all its requests)
-EXERCISE_TIMEOUTS = 3          # default time budget of one exercise: this many --timeout
-
-
-@dataclass(frozen=True)
-class Limits:
-    """``timeout``: one request (seconds, wall clock, one deadline for the whole answer); ``exercise_seconds``
-    and ``student_seconds``: every request of one exercise / of one submission together (default
-    ``EXERCISE_TIMEOUTS * timeout`` and :data:`STUDENT_SECONDS`); past them the remaining calls fail as too slow."""
-
-    timeout: float = DEFAULT_TIMEOUT
-    memory_bytes: int = DEFAULT_MEMORY
-    output_bytes: int = OUTPUT_LIMIT
-    exercise_seconds: float | None = None
-    student_seconds: float = STUDENT_SECONDS
-
-    @property
-    def per_exercise(self) -> float:
-        return self.exercise_seconds if self.exercise_seconds is not None else EXERCISE_TIMEOUTS * self.timeout
 
 
 class Zygote:
     """One clean interpreter with numpy loaded, forking children on request."""
 
-    def __init__(self, limits: Limits = Limits(), stdlib: str | None = None, launched: Launched | None = None):
+    def __init__(self, limits: Limits | None = None, stdlib: str | None = None, launched: Launched | None = None):
         """``stdlib``: a copy of the standard library children may read (see :mod:`preflight`); by default
         one is made when user ``nobody`` cannot read the installed one. ``launched``: a zygote already
         started by :func:`launch` (then ``stdlib`` is the one it was given)."""
-        self.limits = limits
+        self.limits = Limits() if limits is None else limits
         self.cpu: int | None = None  # children run on this CPU when set (see grader.sandbox.host.affinity)
         launched = launched or launch(stdlib)
         self.process, self.control = launched.process, launched.control
@@ -65,7 +40,6 @@ class Zygote:
         # the machine's paths a child can see, named instead in what it reports (scrub.py)
         self.paths = {**machine_paths(), self.site: "<site-packages>", **dict.fromkeys(self.numpy_roots, "<numpy>"),
                       **({self.stdlib: "<python>"} if self.stdlib else {})}
-        self.problems: list[dict] = []  # {"kind", "detail"} seen by this zygote's children (attnkit grade reports them)
         self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs two lanes)
 
     def _ask(self, request: dict, fds: list[int] | tuple[int, ...] = ()) -> dict:

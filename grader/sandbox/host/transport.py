@@ -18,10 +18,11 @@ from ...text import printable
 from .. import wire
 from . import errors, shared
 from .callbacks import CallbackRefused, Siblings, answer_callback
+from .limits import PRINT_LIMIT
 from .memory import read_peak, reset_peak, status_kib
 from .proxy import MISSING_MODULE, called, error_info, import_failure, judged, student_error
 from .scrub import Scrubber
-from .spawner import PRINT_LIMIT, Zygote
+from .spawner import Zygote
 from .workspace import DISK_QUOTA, Workspace, disk_free
 
 DISK_LOOK_SECONDS = 0.25       # the scratch dir's size is measured at least this often (see _check_disk)
@@ -255,8 +256,8 @@ class ChildTransport:
     # -- what the instructor is told ------------------------------------------------------------
     def _note(self, kind: str, detail: str) -> None:
         note = {"kind": kind, "detail": detail}
-        if note not in self.zygote.problems:
-            self.zygote.problems.append(note)
+        if note not in self.workspace.problems:
+            self.workspace.problems.append(note)
 
     def _note_output(self) -> None:
         try:

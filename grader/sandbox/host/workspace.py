@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import tempfile
 from pathlib import Path
 
@@ -52,6 +51,7 @@ class Workspace:
         self.timeouts: dict[str, int] = {}  # per exercise, over all its children (see MAX_TIMEOUTS)
         self.spent: dict[str, float] = {}   # seconds of requests per exercise (see Limits)
         self.released: set = set()  # zygotes holding killed children not reaped yet (settled before removal)
+        self.problems: list[dict] = []  # {"kind", "detail"} its children made the grader notice (the session reports)
         try:
             self.submission.mkdir()
             self.scratch.mkdir()
@@ -101,25 +101,10 @@ class Workspace:
         self.close()
 
 
-def read_regular(path: Path, limit: int) -> bytes:
-    """The bytes of ``path`` when it is a regular file of at most ``limit`` bytes; ``OSError`` otherwise.
-
-    Never follows a link, never blocks on a FIFO or device, never reads more than ``limit`` + 1 bytes
-    (a file that grew since it was listed is refused, not truncated)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{Path(path).name} is not a regular file")
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise OSError(f"{Path(path).name} is larger than {limit >> 20} MiB")
-    return data
-
-
 def copy_module(source: Path, target: Path) -> bool:
     """Copy a regular file of at most :data:`MODULE_BYTES` (never a link, FIFO or device); False when skipped."""
     try:
-        data = read_regular(source, MODULE_BYTES)
+        data = files.read_regular(source, MODULE_BYTES)
     except OSError:
         return False
     with open(target, "xb") as sink:

@@ -1,4 +1,6 @@
-"""The zygote: a clean interpreter with numpy preloaded that forks one child per request.
+"""The zygote: a clean interpreter with numpy preloaded that forks one child per request (the fork server).
+
+A child locks itself down (``lockdown.py``), then answers the trusted side's requests (``answer.py``).
 
 Started by :class:`grader.sandbox.host.spawner.Zygote` as ``python -I -S zygote.py FD SITE_DIR [STDLIB_COPY]``:
 isolated mode, no site-packages processing (so no editable-install finder can map
@@ -15,11 +17,9 @@ status; ``{"op": "release", "pid": N}`` (a killed child nobody waits for: reaped
 answer); ``{"op": "settle"}`` answered once every released child is reaped; ``{"op": "exit"}``.
 """
 import importlib.util
-import ctypes
 import json
 import mmap
 import os
-import resource
 import signal
 import socket
 import sys
@@ -48,12 +48,15 @@ def load_by_path(name, filename):
     return module
 
 
-wire = load_by_path("attnkit_sandbox_wire", os.path.join(os.path.dirname(HERE), "wire.py"))  # shared by both sides
-runtime_module = load_by_path("attnkit_sandbox_runtime", "runtime.py")
-standin = load_by_path("attnkit_sandbox_standin", "standin.py")
-policy = load_by_path("attnkit_sandbox_policy", "policy.py")
-landlock = load_by_path("attnkit_sandbox_landlock", "landlock.py")
+# loaded once, before any child, in this order: each module finds the ones before it by their names here
+load_by_path("attnkit_sandbox_wire", os.path.join(os.path.dirname(HERE), "wire.py"))  # shared by both sides
+load_by_path("attnkit_sandbox_runtime", "runtime.py")
+load_by_path("attnkit_sandbox_standin", "standin.py")
+load_by_path("attnkit_sandbox_policy", "policy.py")
+load_by_path("attnkit_sandbox_landlock", "landlock.py")
 seccomp = load_by_path("attnkit_sandbox_seccomp", "seccomp.py")
+lockdown = load_by_path("attnkit_sandbox_lockdown", "lockdown.py")  # a child's lock-down
+answer = load_by_path("attnkit_sandbox_answer", "answer.py")  # and its request loop
 seccomp.prepare()  # libc and the filter once, not in every child
 numpy.zeros(4) @ numpy.zeros(4)  # warm up BLAS
 numpy.random.default_rng(0).standard_normal(4)
@@ -85,141 +88,10 @@ gc.collect()
 gc.freeze()  # children never scan (and so never copy-on-write) the zygote's own objects
 
 
-MADV_POPULATE_READ = 22  # Linux 5.14+
-
-
-def populate_mapped_files():
-    """In a child started for a memory check: map in every page of the files it has mapped (the interpreter,
-    numpy, BLAS), which fork does not copy. Its resident memory then grows during the check only by what the
-    student's code allocates, not by the library code it happens to run first. Nothing where it is refused.
-    Memory files (the shared argument region, ``/memfd:...``) and deleted files are left alone: reading them in
-    would allocate their pages (64 MiB of zeros for the region), which no call of a memory check touches."""
-    libc = seccomp._prepared.libc if seccomp._prepared is not None else None
-    if libc is None:
-        return
-    madvise = libc.madvise
-    madvise.argtypes, madvise.restype = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int), ctypes.c_int
-    with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
-        for line in maps:
-            fields = line.split()
-            path = " ".join(fields[5:])  # a folder name may hold spaces
-            if path.startswith("/") and not path.startswith("/memfd:") and not path.endswith(" (deleted)") \
-                    and fields[1].startswith("r"):
-                start, end = (int(bound, 16) for bound in fields[0].split("-"))
-                madvise(start, end - start, MADV_POPULATE_READ)
-
-
 def serve(sock, request, region=None):
-    """In the child: lock the process down, then answer requests until the socket closes. ``region``: the
-    memory the trusted side writes the arguments of a call into (its arrays are views of it)."""
-    os.setsid()  # own session and process group: the trusted side kills the whole group
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over the output cap: writes fail, no silent kill
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    if request.get("populate"):
-        populate_mapped_files()
-    if request.get("cpu") is not None and hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {int(request["cpu"])})  # beside the grader process it answers to
-        except OSError:
-            pass
-    limits = request["limits"]
-    for name, value in (("RLIMIT_AS", limits["memory_bytes"]), ("RLIMIT_FSIZE", limits["output_bytes"]),
-                        ("RLIMIT_CORE", 0), ("RLIMIT_NOFILE", 64)):
-        resource.setrlimit(getattr(resource, name), (value, value))
-    if os.geteuid() == 0:  # SysV IPC objects made in a namespace of its own die with the child
-        seccomp.own_ipc_namespace()
-    if request.get("uid") is not None and os.geteuid() == 0:
-        os.setgroups([])
-        os.setgid(request["gid"])
-        os.setuid(request["uid"])
-    resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))  # no new process or thread (not enforced on root)
-    os.chdir(request["submission"])
-    os.environ.clear()
-    os.environ.update({"TMPDIR": request["scratch"], "HOME": request["scratch"], "PATH": "/usr/bin:/bin"})
-    # bytecode of the submission goes to its own scratch dir: the next child of the same
-    # submission (another exercise, or after a crash) loads it instead of compiling again
-    sys.pycache_prefix = os.path.join(request["scratch"], "pycache")
-    sys.dont_write_bytecode = False
-    # printing past print_bytes is discarded, not an error (a forgotten debug print in a loop must not cost
-    # points); the output file's RLIMIT_FSIZE stays the hard limit for writes that bypass sys.stdout
-    sys.stdout, sys.stderr = runtime_module.capped_streams(1, limits["print_bytes"])
-    try:  # kernel-enforced file, signal, ptrace and TCP confinement where Linux has Landlock (5.13+)
-        landlock.confine(request["read_roots"], [request["scratch"]], SITE_DIR)
-    except OSError:
-        pass  # available but refused (e.g. a seccomp filter): the audit hook below still applies
-    try:  # no SysV IPC, keyring or namespace calls (Linux x86_64)
-        seccomp.deny()
-    except OSError:
-        pass  # refused (an outer filter forbids it): the IPC namespace above still holds
-    policy.lock_down(read_roots=request["read_roots"], write_roots=[request["scratch"]],
-                     site_dir=SITE_DIR)
-    runtime = runtime_module.Runtime(request["submission"])
-    runtime.watch_bytes = False  # the trusted side compares the bytes in the shared region (shared.py)
-    if request.get("stand_ins"):  # attnkit grade: sibling exercises answered by the reference (standin.py)
-        standin.install(request["stand_ins"], standin.Caller(sock), runtime.root, runtime.package,
-                        runtime_module.LENT_CLASSES)
-    if request.get("own_stand_ins"):  # and the exercise's own other functions, while one of them runs
-        runtime.own_stand_ins = standin.own_functions(request["own_stand_ins"], standin.Caller(sock))
-    exercise = request.get("exercise", "")
-    if request.get("populate"):  # the trusted side reads its baseline once this is in (memory.py)
-        reply(sock, {"ready": True})
-    while True:
-        try:
-            header, arrays = wire.recv(sock)
-        except (wire.WireError, OSError):
-            return
-        shared = header.get("shared")
-        try:
-            if shared is not None and region is not None:
-                arrays = wire.shared_arrays(region, shared)
-            args = wire.decode(header.get("args", {"t": "tuple", "items": []}), arrays)
-            kwargs = wire.decode(header.get("kwargs", {"t": "list", "items": []}), arrays)
-            kwargs = dict(kwargs)
-            result = runtime.run(header["op"], header["target"], args, kwargs, header.get("name", ""))
-        except (KeyboardInterrupt, SystemExit, Exception) as error:  # the student's code failed or left
-            info = runtime.describe_error(error, exercise)
-            info["import"] = header.get("op") == "import" or isinstance(error, (ImportError, SyntaxError))
-            if isinstance(error, SystemExit):
-                code = runtime_module.safe_text(error.code, repr)[:200]
-                info["type"], info["message"] = "SystemExit", f"your code called sys.exit({code})"
-            reply(sock, {"ok": False, "error": info})
-            continue
-        except BaseException as error:  # noqa: B902 - student-defined BaseException subclasses
-            reply(sock, {"ok": False, "error": runtime.describe_error(error, exercise)})
-            continue
-        finally:
-            arrays = args = kwargs = None
-            if shared and region is not None:  # its pages leave this process's resident memory (kept in the region)
-                forget(region, shared)
-        out = []
-        try:
-            tree = wire.encode(result, out, handles=runtime.keep)
-        except Exception as error:  # TypeError, ValueError; MemoryError, RecursionError from a value's methods
-            reply(sock, {"ok": False, "error": {"type": "BadValue", "message": runtime_module.safe_text(error)[:500],
-                                                "bad_value": True}})
-            continue
-        try:
-            wire.send(sock, {"ok": True, "value": tree, "mutated": runtime.last_mutated}, out)
-        except Exception as error:  # e.g. MemoryError making a zero-stride view contiguous (before sending anything)
-            reply(sock, {"ok": False, "error": {"type": "BadValue", "message": runtime_module.safe_text(error)[:500],
-                                                "bad_value": True}})
-
-
-def forget(region, specs):
-    """Drop the pages of one call's arguments (``specs``: [dtype, shape, offset]) from this process's memory."""
-    try:
-        low = min(spec[2] for spec in specs) // mmap.PAGESIZE * mmap.PAGESIZE
-        high = max(spec[2] + numpy.dtype(spec[0]).itemsize * math.prod(spec[1]) for spec in specs)
-        region.madvise(mmap.MADV_DONTNEED, low, min(high, len(region)) - low)
-    except (OSError, ValueError, TypeError, AttributeError, IndexError):
-        pass
-
-
-def reply(sock, header):
-    try:
-        wire.send(sock, header)
-    except OSError:
-        os._exit(3)
+    """In the child: lock the process down, then answer requests until the socket closes."""
+    lockdown.lock_down(request, SITE_DIR)
+    answer.answer(sock, request, region)
 
 
 def reap_exited(released, children):

@@ -1,0 +1,1 @@
+"""The steps of ``attnkit grade``, one module each; :mod:`attnkit.grade.pipeline` lists them in order."""

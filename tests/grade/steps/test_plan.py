@@ -1,0 +1,65 @@
+"""The class step ``plan``: every hand-in hashed, the ones with an up-to-date record skipped (resume)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attnkit.grade import records
+from attnkit.grade.state import Stop
+from attnkit.grade.steps import find, plan
+from tests.grade.steps.stepkit import SOLUTIONS, copy_modules, course
+
+
+@pytest.fixture
+def found(tmp_path):
+    root = tmp_path / "class"
+    copy_modules(SOLUTIONS, root / "alice")
+    copy_modules(SOLUTIONS, root / "bob")
+    return find.find(course(root, tmp_path / "out", exercises=("softmax",)))
+
+
+def test_every_hand_in_becomes_a_task_of_the_course(found):
+    planned = plan.plan(found)
+    assert [t.entry.student for t in planned.tasks] == ["alice", "bob"] and planned.skipped == 0
+    assert planned.exercises == ("softmax",)
+    assert {t.version for t in planned.tasks} == {records.grader_version() + " exercises=softmax"}
+    assert planned.tasks[0].submission_hash == planned.tasks[1].submission_hash  # the same files
+
+
+def test_a_hand_in_with_an_up_to_date_record_is_skipped(found):
+    first = plan.plan(found).tasks[0]
+    records.gradescope_path(found.out, "alice").write_text("{}")
+    records.record_path(found.out, "alice").write_text(json.dumps(
+        {"submission_hash": first.submission_hash, "grader_version": first.version}))
+    planned = plan.plan(found)
+    assert [t.entry.student for t in planned.tasks] == ["bob"] and planned.skipped == 1
+
+
+def test_a_changed_hand_in_is_graded_again(found):
+    first = plan.plan(found).tasks[0]
+    records.gradescope_path(found.out, "alice").write_text("{}")
+    records.record_path(found.out, "alice").write_text(json.dumps(
+        {"submission_hash": first.submission_hash, "grader_version": first.version}))
+    with open(found.submissions / "alice" / "softmax.py", "a") as handle:
+        handle.write("\n# changed\n")
+    assert [t.entry.student for t in plan.plan(found).tasks] == ["alice", "bob"]
+
+
+def test_an_unreadable_hand_in_is_still_graded(found, monkeypatch):
+    def unreadable(entry):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(plan, "content_hash", unreadable)
+    planned = plan.plan(found)
+    assert [t.submission_hash for t in planned.tasks] == ["unreadable: [Errno 13] Permission denied"] * 2
+
+
+def test_checks_that_cannot_be_loaded_stop_the_run(found, monkeypatch):
+    def broken(exercise):
+        raise ImportError("no module named checks_softmax")
+
+    monkeypatch.setattr("grader.runner.discover", broken)
+    with pytest.raises(Stop, match="the grader's checks could not be loaded") as raised:
+        plan.plan(found)
+    assert raised.value.status == 1
