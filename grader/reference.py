@@ -114,6 +114,7 @@ class LiveReference(Namespace):
 
     def __init__(self, modules: dict[str, ModuleType], cache: ResultCache):
         self._modules, self._cache = modules, cache
+        self._memoised: dict[tuple[str, str], bool] = {}   # (module, name) -> a plain function (memoised)
 
     def resolve(self, module: str, function: str) -> None:
         if not callable(self.function(module, function)):
@@ -129,7 +130,10 @@ class LiveReference(Namespace):
         if call.method:
             return getattr(call.args[0], call.name)(*call.args[1:], **call.kwargs)
         target = self.function(call.module, call.function)
-        if inspect.isfunction(target):
+        memoised = self._memoised.get((call.module, call.function))
+        if memoised is None:
+            memoised = self._memoised[(call.module, call.function)] = inspect.isfunction(target)
+        if memoised:
             return self._cache.call(call, target)
         return target(*call.args, **call.kwargs)  # a class (``KVCache``): its objects are never memoised
 
