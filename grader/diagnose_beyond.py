@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
@@ -38,16 +39,18 @@ from . import (
     mistakes,
 )
 from .compare import CheckFailed
+from .interfaces import ReferenceKind
 from .mistakes.model import Mistake
+from .sandbox import StudentError
 
 if TYPE_CHECKING:
-    from .diagnosis import Call, Session
+    from .diagnosis import Recorded, Session
 
 EXTRA_SECONDS = 0.035
 RANK_LIMIT = 2**14  # entries of a call's arguments above which the student's function is not run again (memory checks)
 
 
-def _stages(session: "Session", call: "Call", got: np.ndarray, reference: Any, own: list, dtype_only: bool):
+def _stages(session: "Session", call: "Recorded", got: np.ndarray, reference: Any, own: list, dtype_only: bool):
     """(run or None for a reading of the reference's result, its compute, the family it is named as, bounded)."""
     for run, compute in session._settings(call):
         yield run, compute, diagnose_setting.named, True
@@ -60,12 +63,12 @@ def _stages(session: "Session", call: "Call", got: np.ndarray, reference: Any, o
             run, call, mistaken.patched_reference(run.id, module, patch, call.module)), alternatives.named, True
     for mistake in mistakes.reaching(call.module):  # a shared piece's mistake, made inside this function
         yield mistake, None, None, False
-    if not getattr(session.reference, "records_mistakes", False) and not hasattr(session.reference, "mistaken"):
+    if session.reference.kind is ReferenceKind.LIVE:
         for pair in diagnose_pairs.pairs(own, got, reference):  # two at once: computed here, never recorded
             yield pair, lambda pair=pair: session._rerun(pair, call), None, True
 
 
-def extra(session: "Session", call: "Call", got: np.ndarray, reference: Any, tried: Callable, own: list,
+def extra(session: "Session", call: "Recorded", got: np.ndarray, reference: Any, tried: Callable, own: list,
           dtype_only: bool) -> Mistake | None:
     """The first stage's mistake that explains ``got`` (``tried(mistake, compute)`` says whether one does)."""
     slowest, deadline = 0.0, _clock() + EXTRA_SECONDS
@@ -86,7 +89,7 @@ def extra(session: "Session", call: "Call", got: np.ndarray, reference: Any, tri
     return None
 
 
-def reruns(session: "Session", call: "Call") -> list[tuple[Mistake, Callable[[], Any]]]:
+def reruns(session: "Session", call: "Recorded") -> list[tuple[Mistake, Callable[[], Any]]]:
     """The call rerun on the reference with changed arguments (``grader.diagnose_rerun``)."""
     if call.stateful:
         return []
@@ -96,8 +99,8 @@ def reruns(session: "Session", call: "Call") -> list[tuple[Mistake, Callable[[],
         runs = diagnose_rerun.variants(signature, _plain(call.args), _plain(call.kwargs))
     except Exception:  # arguments the rules cannot change (a shape they did not foresee): no rerun
         return []
-    return [(run, lambda args=args, kwargs=kwargs: getattr(owner, call.function)(*args, **kwargs))
-            for run, args, kwargs in runs]
+    function = getattr(owner, call.function)
+    return [(run, partial(function, *args, **kwargs)) for run, args, kwargs in runs]
 
 
 def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake | None) -> Mistake | None:
@@ -105,14 +108,16 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     leading axis fewer and one more, on the student's function (``impl``) and the reference. When the student's
     code is right at another rank, that is the diagnosis (``shape_rank_dependent``), or, after a numpy error's
     family, said next to the failing line's explanation; else ``found``."""
-    if (found is not None and not found.id.startswith(("shape_", "error_"))) or getattr(failure, "sibling", ""):
+    if (found is not None and not found.id.startswith(("shape_", "error_"))) or (
+            isinstance(failure, StudentError) and failure.sibling):
         return found   # named already, or raised in another exercise's module: not this exercise's code to rerun
     if isinstance(failure, CheckFailed):
         origin = session.origin_of(failure.origin)
         call = origin[0] if origin is not None else None
+    elif isinstance(failure, StudentError):
+        call = next((c for c in reversed(session.calls) if c.name == failure.function), None)
     else:
-        function = getattr(failure, "function", "")
-        call = next((c for c in reversed(session.calls) if c.function == function), None)
+        call = None
     if call is None or call.stateful or _size((call.args, call.kwargs)) > RANK_LIMIT:
         return found
     if isinstance(failure, CheckFailed) and diagnose_rank.agrees(failure.got, failure.expected):

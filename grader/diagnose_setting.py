@@ -63,10 +63,10 @@ def _causal(arguments: dict) -> np.ndarray | None:
         n_q, n_k = mask.shape[-2:]
     else:
         asks, answers = ("Q", "K") if "Q" in arguments else ("X", "Z" if "Z" in arguments else "X")
-        pair = [arguments.get(name) for name in (asks, answers)]
-        if not all(isinstance(array, np.ndarray) and array.ndim >= 2 for array in pair):
+        queries, keys = arguments.get(asks), arguments.get(answers)
+        if not (isinstance(queries, np.ndarray) and isinstance(keys, np.ndarray) and min(queries.ndim, keys.ndim) >= 2):
             return None
-        n_q, n_k = pair[0].shape[-2], pair[1].shape[-2]
+        n_q, n_k = queries.shape[-2], keys.shape[-2]
     return np.tril(np.ones((n_q, n_k), dtype=bool), k=n_k - n_q)
 
 

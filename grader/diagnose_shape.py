@@ -30,9 +30,11 @@ MAX_LIST = 4096  # entries of an integer list argument looked at for its largest
 def named_arguments(signature: inspect.Signature | None, args: tuple, kwargs: dict) -> dict[str, Any]:
     """The call's arguments by parameter name (positional ones as ``arg0``... when the signature is unknown)."""
     try:
-        return dict(signature.bind_partial(*args, **kwargs).arguments)
-    except (AttributeError, TypeError, ValueError):
-        return {**{f"arg{index}": value for index, value in enumerate(args)}, **kwargs}
+        if signature is not None:
+            return dict(signature.bind_partial(*args, **kwargs).arguments)
+    except (TypeError, ValueError):
+        pass
+    return {**{f"arg{index}": value for index, value in enumerate(args)}, **kwargs}
 
 
 def _sources(arguments: dict[str, Any]) -> list[tuple[int, str]]:

@@ -28,7 +28,7 @@ def _close_along(got: np.ndarray, reference: np.ndarray, axis: int) -> np.ndarra
     with np.errstate(all="ignore"):
         close = np.isclose(got.astype(np.float64), reference.astype(np.float64), rtol=rtol, atol=atol,
                            equal_nan=True)
-    return np.moveaxis(close, axis, 0).reshape(close.shape[axis], -1).all(axis=1)
+    return np.asarray(np.moveaxis(close, axis, 0).reshape(close.shape[axis], -1).all(axis=1))
 
 
 def _as_allocated(tail: np.ndarray) -> bool:

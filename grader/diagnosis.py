@@ -21,9 +21,9 @@ reference raises the same exception, with the same words and numbers (shapes inc
 message, is the diagnosis; failing that, the first whose ``raises`` names that exception (with the
 ``looks_like`` given there).
 
-A reference that offers ``mistaken(mistake, key, compute)`` answers for patch mistakes itself (the
-student release's recording and replay); one whose ``records_mistakes`` is true gets every
-registered mistake evaluated right after each call.
+The reference (``grader.interfaces.Reference``) answers for patch mistakes with ``mistaken(call, mistake,
+compute)``: live, it computes; the student release's recording records what it computed, its replay reads it. A
+recording reference gets every registered mistake evaluated right after each call.
 """
 from __future__ import annotations
 
@@ -35,106 +35,85 @@ from typing import Any, Callable
 import numpy as np
 
 from . import diagnose_beyond, diagnose_error, diagnose_setting, diagnose_shape, mistaken, mistakes
+from .calls import Call, Namespace, class_name
 from .compare import CheckFailed, explains
-from .digest import call_digest
+from .interfaces import MistakeUndefined, Reference, ReferenceKind
 from .mistaken import mistaken_reference
 from .mistakes import generic
 from .mistakes.model import Mistake
+from .sandbox import StudentError
 
 EXTRA_LIMIT = 2**16  # entries (arguments and result) above which a call gets its own mistakes only (memory checks)
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
 
 
-@dataclass
-class Call:
-    """One call the check made through ``ref``: ``target`` is the object of a method call."""
+@dataclass(eq=False)
+class Recorded(Call):
+    """One call the check made through ``ref``, written down: its place among them and what came back (an object
+    the reference returned, such as a ``KVCache``, is a :class:`RefObject` in its arguments and result)."""
 
-    index: int
-    module: str
-    function: str
-    args: tuple
-    kwargs: dict
-    target: "RefObject | None" = None
-    key: Any = None                       # the reference's own name for this call (record/replay)
+    index: int = 0
     created: bool = False                 # it returned an object (replayed for stateful calls)
     result: Any = field(default=None, repr=False)
 
     @cached_property
     def stateful(self) -> bool:
-        return self.created or self.target is not None or _holds_object((self.args, self.kwargs))
-
-    @cached_property
-    def digest(self) -> bytes | None:
-        """The arguments' digest, for the memo of mistaken results (``grader.mistaken.memo_call``)."""
-        return call_digest(self.args, self.kwargs)
+        return self.created or _holds_object((self.args, self.kwargs))
 
 
 class RefObject:
     """An object the reference returned (a ``KVCache``): method calls go through the session."""
 
-    def __init__(self, session: "Session", real: Any, call: Call):
+    def __init__(self, session: "Session", real: Any, call: Recorded):
         self._session, self._real, self._call = session, real, call
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._real, name)
         if not callable(value) or name.startswith("_"):
             return value
-        return lambda *args, **kwargs: self._session.call(self._call.module, name, args, kwargs, target=self)
+        method = f"{class_name(self._real)}.{name}"
+        return lambda *args, **kwargs: self._session.call(Call(self._call.module, method, (self, *args), kwargs))
 
     def __len__(self) -> int:
         return len(self._real)
 
 
-class _Module:
-    def __init__(self, session: "Session", module: str):
-        self._session, self._module = session, module
-
-    def __getattr__(self, function: str) -> Callable:
-        if function.startswith("_"):
-            raise AttributeError(function)
-        session, module = self._session, self._module
-        getattr(getattr(session.reference, module), function)  # AttributeError now, not at the call
-        wrapper = lambda *args, **kwargs: session.call(module, function, args, kwargs)  # noqa: E731
-        setattr(self, function, wrapper)
-        return wrapper
-
-
-class RecordingRef:
+class RecordingRef(Namespace):
     """The ``ref`` fixture of one check run: ``ref.softmax.softmax(x)``, every call written down."""
 
     def __init__(self, session: "Session"):
         self._session = session
 
-    def __getattr__(self, module: str) -> _Module:
-        if module.startswith("_"):
-            raise AttributeError(module)
-        value = _Module(self._session, module)
-        setattr(self, module, value)
-        return value
+    def call(self, call: Call) -> Any:
+        return self._session.call(call)
+
+    def resolve(self, module: str, function: str) -> None:
+        self._session.reference.resolve(module, function)
 
 
 class Session:
     """The calls of one check run, and the mistake diagnosis they allow."""
 
-    def __init__(self, reference: Any):
+    def __init__(self, reference: Reference):
         self.reference = reference
-        self.calls: list[Call] = []
-        self.origins: dict[int, tuple[Call, tuple]] = {}   # id(result or part) -> (call, path)
+        self.calls: list[Recorded] = []
+        self.origins: dict[int, tuple[Recorded, tuple]] = {}   # id(result or part) -> (call, path)
         self.ref = RecordingRef(self)
 
     # -- the ref fixture --------------------------------------------------------------
-    def call(self, module: str, function: str, args: tuple, kwargs: dict, target: RefObject | None = None) -> Any:
-        owner = target._real if target is not None else getattr(self.reference, module)
-        result = getattr(owner, function)(*_real(args), **_real(kwargs))
-        key = getattr(self.reference, "last_call_key", None)
-        call = Call(len(self.calls), module, function, args, kwargs, target, key)
+    def call(self, made: Call) -> Any:
+        """``made`` answered by the reference and written down (a wrapper around the reference's ``call``)."""
+        asked = Call(made.module, made.function, _real(made.args), _real(made.kwargs)) if _holds_object(
+            (made.args, made.kwargs)) else made   # the reference's own objects in place of their stand-ins
+        result = self.reference.call(asked)
+        call = Recorded(made.module, made.function, made.args, made.kwargs, asked.key, len(self.calls))
         self.calls.append(call)
         if not isinstance(result, PLAIN):
             call.created = True
             result = RefObject(self, result, call)
         call.result = result
         self._trace(result, call, ())
-        if getattr(self.reference, "records_mistakes", False):
+        if self.reference.kind is ReferenceKind.RECORDING:  # every registered mistake's output, recorded with it
             with np.errstate(all="ignore"):
                 for mistake in self._candidates(call):
                     if mistake.compute is None:
@@ -144,7 +123,7 @@ class Session:
                             pass
         return result
 
-    def _trace(self, value: Any, call: Call, path: tuple) -> None:
+    def _trace(self, value: Any, call: Recorded, path: tuple) -> None:
         if isinstance(value, (np.ndarray, np.generic)):   # a numpy scalar: a loss
             self.origins[id(value)] = (call, path)
         elif isinstance(value, (tuple, list)):
@@ -156,7 +135,7 @@ class Session:
                 self._trace(item, call, (*path, key))
 
     # -- diagnosis ----------------------------------------------------------------------
-    def origin_of(self, value: Any) -> tuple[Call, tuple] | None:
+    def origin_of(self, value: Any) -> tuple[Recorded, tuple] | None:
         """(reference call, path inside its result) that produced ``value``, or None."""
         found = self.origins.get(id(value))
         if found is None or _part(found[0].result, found[1]) is not value:
@@ -185,7 +164,7 @@ class Session:
         """``found``, or code that works for one number of leading axes only (``grader.diagnose_beyond.rank``)."""
         return diagnose_beyond.rank(self, failure, impl, found)
 
-    def _first_match(self, call: Call, path: tuple, got: np.ndarray, dtype_only: bool = False) -> Mistake | None:
+    def _first_match(self, call: Recorded, path: tuple, got: np.ndarray, dtype_only: bool = False) -> Mistake | None:
         """The first mistake that explains ``got`` (a mistake that makes no difference on this input
         explains nothing, e.g. float32 rounding): the function's own mistakes, then the mechanisms beyond them
         (``grader.diagnose_beyond``), then the shape of the result."""
@@ -201,10 +180,7 @@ class Session:
             return explains(got, candidate, reference, dtype_only)
 
         for mistake in self._candidates(call):
-            if mistake.compute is not None:
-                if tried(mistake, lambda mistake=mistake: mistake.compute(call, got, reference)):
-                    return mistake
-            elif tried(mistake, lambda mistake=mistake: self._mistaken(mistake, call)):
+            if tried(mistake, self._answer_of(mistake, call, got, reference)):
                 return mistake
         if _elements((call.result, *call.args, *call.kwargs.values())) > EXTRA_LIMIT:  # a memory check's call
             return None
@@ -216,16 +192,23 @@ class Session:
                 f"the values are right but {reference.dtype} input came back {got.dtype}: a step of this function "
                 f"changed the dtype"))
         if isinstance(reference, np.ndarray) and got.shape != reference.shape:
-            signature = diagnose_setting.signature(call.module, call.function)
+            signature = diagnose_setting.signature(call.module, call.name)
             arguments = diagnose_shape.named_arguments(signature, _real(call.args), _real(call.kwargs))
             return diagnose_shape.explain(got.shape, reference.shape, arguments)
         return None
 
-    def _settings(self, call: Call) -> list[tuple[Mistake, Callable[[], Any]]]:
+    def _answer_of(self, mistake: Mistake, call: Recorded, got: np.ndarray, reference: Any) -> Callable[[], Any]:
+        """What ``mistake`` returns for ``call``, to be computed: asked of its ``compute``, or of the reference."""
+        compute = mistake.compute
+        if compute is not None:
+            return lambda: compute(call, got, reference)
+        return lambda: self._mistaken(mistake, call)
+
+    def _settings(self, call: Recorded) -> list[tuple[Mistake, Callable[[], Any]]]:
         """The call rerun on the reference under its other settings (``grader.diagnose_setting``)."""
         if call.stateful:
             return []
-        owner = getattr(self.reference, call.module)
+        owner = getattr(self.reference, call.module)  # not written down: the reference's own namespace
 
         def rerun(args: tuple, kwargs: dict) -> Callable[[], Any]:
             return lambda: getattr(owner, call.function)(*args, **kwargs)
@@ -239,16 +222,17 @@ class Session:
     def _diagnose_error(self, failure: AssertionError) -> Mistake | None:
         """A registered mistake that raises as the student's code did, else the numpy error family of the
         failing line (``grader.diagnose_error``)."""
+        if not isinstance(failure, StudentError):
+            return None
         return self._registered_error(failure) or diagnose_error.explain(
-            getattr(failure, "error_type", ""), getattr(failure, "error_message", ""), getattr(failure, "where", ""),
-            getattr(failure, "line", ""), getattr(failure, "names", ()))
+            failure.error_type, failure.error_message, failure.where, failure.line, failure.names)
 
-    def _registered_error(self, failure: AssertionError) -> Mistake | None:
-        error_type, function = getattr(failure, "error_type", ""), getattr(failure, "function", "")
-        call = next((c for c in reversed(self.calls) if c.function == function), None)
+    def _registered_error(self, failure: StudentError) -> Mistake | None:
+        error_type, function = failure.error_type, failure.function
+        call = next((c for c in reversed(self.calls) if c.name == function), None)
         if not error_type or call is None:
             return None
-        message = getattr(failure, "error_message", "")
+        message = failure.error_message
         wanted = (error_type, error_words(message))
         candidates = self._candidates(call)
         with np.errstate(all="ignore"):
@@ -257,35 +241,34 @@ class Session:
                     continue
                 try:
                     self._mistaken(mistake, call)
+                except MistakeUndefined as error:   # recorded as raising (the release)
+                    if (error.error_type, error_words(error.error_message)) == wanted:
+                        return mistake
                 except Exception as error:
-                    raised = getattr(error, "error_type", type(error).__name__)
-                    if (raised, error_words(getattr(error, "error_message", str(error)))) == wanted:
+                    if (type(error).__name__, error_words(str(error))) == wanted:
                         return mistake
         first_line = message.split("\n", 1)[0]
         return next((replace(mistake, looks_like=looks_like) for mistake in candidates
                      for kind, pattern, looks_like in mistake.raises
                      if kind == error_type and re.search(pattern, first_line)), None)
 
-    def _candidates(self, call: Call) -> tuple[Mistake, ...]:
+    def _candidates(self, call: Recorded) -> tuple[Mistake, ...]:
         """The mistakes to try for ``call``: all registered ones but those only a check names (a mutant alone).
 
         In the student release the patches are left out, and the recorded outputs stand in for them.
         """
-        return mistakes.for_function(call.module, call.function)
+        return mistakes.for_function(call.module, call.name)
 
-    def _mistaken(self, mistake: Mistake, call: Call, compute: Callable[[], Any] | None = None) -> Any:
-        """What the mistaken reference (or ``compute``) returns for ``call`` (asked of the reference when it knows)."""
-        answer = getattr(self.reference, "mistaken", None)
-        compute = compute or (lambda: self._rerun(mistake, call))
-        return compute() if answer is None else answer(mistake, call.key, compute)
+    def _mistaken(self, mistake: Mistake, call: Recorded, compute: Callable[[], Any] | None = None) -> Any:
+        """What the mistaken reference (or ``compute``) returns for ``call``, as the reference answers it (live it
+        computes, recording it records, replaying it reads the recording)."""
+        return self.reference.mistaken(call, mistake, compute or (lambda: self._rerun(mistake, call)))
 
-    def _rerun(self, mistake: Mistake, call: Call, namespace: dict | None = None) -> Any:
+    def _rerun(self, mistake: Mistake, call: Recorded, namespace: dict | None = None) -> Any:
         """``call`` rerun on the mistake's mistaken reference (or on ``namespace``, a patched reference)."""
         namespace = namespace or mistaken_reference(mistake.id, call.module)
         if not call.stateful:  # memoised: a class makes the same calls again and again
-            function = getattr(namespace[call.module], call.function)
-            return mistaken.memo_call(f"{mistake.id}:{call.module}.{call.function}", function, call.args, call.kwargs,
-                                      call.digest)
+            return mistaken.memo_call(mistake.id, getattr(namespace[call.module], call.function), call)
         objects: dict[int, Any] = {}   # index of the creating call -> the mistaken reference's object
         result = None
         for earlier in self.calls[: call.index + 1]:
@@ -293,10 +276,10 @@ class Session:
                 continue
             args = _mapped(earlier.args, objects)
             kwargs = _mapped(earlier.kwargs, objects)
-            if earlier.target is not None:
-                result = getattr(objects[earlier.target._call.index], earlier.function)(*args, **kwargs)
+            if earlier.method:   # the object is the first argument
+                result = getattr(args[0], earlier.name)(*args[1:], **kwargs)
             else:
-                result = _invoke(namespace, earlier, args, kwargs)
+                result = getattr(namespace[earlier.module], earlier.function)(*args, **kwargs)
             if earlier.created:
                 objects[earlier.index] = result
         return result
@@ -306,10 +289,6 @@ def error_words(message: str) -> tuple[str, ...]:
     """The words and numbers of an error message's first line, without punctuation or where it happened."""
     line = re.sub(r"\([\w./-]+\.py, line \d+\)", "", message.split("\n", 1)[0])
     return tuple(re.findall(r"[a-z_]+|\d+", line.lower()))
-
-
-def _invoke(namespace: dict, call: Call, args: tuple, kwargs: dict) -> Any:
-    return getattr(namespace[call.module], call.function)(*args, **kwargs)
 
 
 def _holds_object(value: Any) -> bool:

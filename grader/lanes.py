@@ -30,13 +30,14 @@ class _Started:
         self._thread.join()
         if self._error is not None:
             raise self._error
+        assert self._value is not None  # the thread ended with a value or an error
         return self._value
 
     def discard(self) -> None:
         """Close the child of an exercise no lane took (a lane failed)."""
         self._thread.join()
         if self._value is not None:
-            self._value.transport.close()
+            self._value.close()
 
 
 def in_lanes(run_one: Callable[..., ExerciseResult], exercises: tuple[str, ...], lanes: int,

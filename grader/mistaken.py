@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import mistakes
-from .digest import call_digest
+from .calls import Call
 from .mistakes.model import apply
 
 
@@ -58,13 +58,12 @@ def patched_reference(name: str, module: str, patch: tuple, target: str | None =
 
 
 def _build(name: str, module: str, patch: tuple, target: str | None) -> dict[str, types.ModuleType]:
-    spec = importlib.util.find_spec(f"solutions.{module}")
-    source = apply(Path(spec.origin).read_text(encoding="utf-8"), patch, f"{name} on solutions/{module}.py")
+    origin = _origin(module)
+    source = apply(Path(origin).read_text(encoding="utf-8"), patch, f"{name} on solutions/{module}.py")
     namespace = {other: importlib.import_module(f"solutions.{other}") for other, _ in mistakes.registry().values()}
-    package = _private_package(name, Path(spec.origin).parent, namespace)
+    package = _private_package(name, Path(origin).parent, namespace)
     try:
-        namespace[module] = _load(package, module, spec.origin,
-                                  compile(source, f"<{name}: solutions/{module}.py>", "exec"))
+        namespace[module] = _load(package, module, origin, compile(source, f"<{name}: solutions/{module}.py>", "exec"))
         for user in mistakes.users_of_module(module):  # in curriculum order: what a user imports is loaded first
             if target is None or user == target or target in mistakes.users_of_module(user):
                 namespace[user] = _load(package, user, *_solution_code(user))
@@ -76,8 +75,16 @@ def _build(name: str, module: str, patch: tuple, target: str | None) -> dict[str
 
 @lru_cache(maxsize=None)
 def _solution_code(module: str) -> tuple[str, types.CodeType]:
-    origin = importlib.util.find_spec(f"solutions.{module}").origin
+    origin = _origin(module)
     return origin, compile(Path(origin).read_text(encoding="utf-8"), origin, "exec")
+
+
+def _origin(module: str) -> str:
+    """The file of solution module ``module``."""
+    spec = importlib.util.find_spec(f"solutions.{module}")
+    if spec is None or spec.origin is None:
+        raise ImportError(f"no solutions/{module}.py")
+    return spec.origin
 
 
 def _load(package: str, module: str, origin: str, code: types.CodeType) -> types.ModuleType:
@@ -107,21 +114,20 @@ _memo: OrderedDict[bytes, Any] = OrderedDict()
 _memo_lock = threading.Lock()
 
 
-def memo_call(name: str, function: Callable, args: tuple, kwargs: dict, digest: bytes | None = None) -> Any:
-    """``function(*args, **kwargs)`` of a mistaken reference, memoised by a digest of the call like the reference's
-    own results (``grader.reference``), whatever it returns: a class asks the same mistakes of the same inputs,
-    and a heavy function (``train``) returns a tree of parameters the reference's cache does not keep. Results are
-    kept as deep copies (an input the check changes later cannot change them); at most :data:`MEMO_ENTRIES`, the
-    least recently used dropped first. ``digest``: the call's :func:`call_digest` when the caller has it."""
-    digest = call_digest(args, kwargs) if digest is None else digest
-    if digest is None:
-        return function(*args, **kwargs)
-    key = hashlib.blake2b(name.encode() + b"\0" + digest, digest_size=20).digest()
+def memo_call(label: str, function: Callable, call: Call) -> Any:
+    """``function(*call.args, **call.kwargs)`` of a mistaken reference (``label``: which one), memoised by the call's
+    digest like the reference's own results (``grader.reference``), whatever it returns: a class asks the same
+    mistakes of the same inputs, and a heavy function (``train``) returns a tree of parameters the reference's
+    cache does not keep. Results are kept as deep copies (an input the check changes later cannot change them); at
+    most :data:`MEMO_ENTRIES`, the least recently used dropped first."""
+    if call.digest is None:
+        return function(*call.args, **call.kwargs)
+    key = hashlib.blake2b(label.encode() + b"\0" + call.digest, digest_size=20).digest()
     with _memo_lock:
         if key in _memo:
             _memo.move_to_end(key)
             return _memo[key]
-    result = copy.deepcopy(function(*args, **kwargs))
+    result = copy.deepcopy(function(*call.args, **call.kwargs))
     with _memo_lock:
         _memo[key] = result
         while len(_memo) > MEMO_ENTRIES:

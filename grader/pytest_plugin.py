@@ -98,8 +98,8 @@ class CheckItem(pytest.Item):
         try:
             self.result = execute(self.spec, impl)
         finally:
-            impl.transport.close()
-            own_output = "\n".join(printed.block(self.spec.exercise, *impl.transport.own_output()))
+            impl.close()
+            own_output = "\n".join(printed.block(self.spec.exercise, *impl.own_output()))
             if own_output:  # under -s shown after the check's result; else with a failure, as pytest shows prints
                 self.add_report_section("call", PRINTED_SECTION, own_output)
         if self.result.status == Status.HELD:  # 0 points, and no second failure for values a value check explains

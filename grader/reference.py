@@ -2,8 +2,8 @@
 
 Every check input comes from an ``rng`` seeded by the check's name, so a class of 300 students
 asks the reference the same questions 300 times. :func:`reference` therefore memoises the
-reference's plain functions: a call whose arguments are arrays, numbers, strings, ``None`` or
-tuples/lists of those is keyed by a digest of their dtypes, shapes and bytes, and its result
+reference's plain functions: a call whose arguments have a canonical form (arrays, numbers, strings, ``None``,
+tuples, lists and string-keyed dicts of those: ``grader.calls``) is keyed by its digest, and its result
 (an array or a tuple of arrays) is kept read-only, so a check cannot alter what the next
 student is compared with. Classes, and calls with any other argument, go straight through.
 The cache holds at most :data:`CACHE_BYTES` of results (least recently used dropped first).
@@ -16,13 +16,17 @@ import threading
 from collections import OrderedDict
 from contextlib import contextmanager
 from functools import lru_cache
-from types import ModuleType, SimpleNamespace
-from typing import Any, Callable, Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
 from . import curriculum
-from .digest import call_digest
+from .calls import Call, Namespace
+from .interfaces import ReferenceKind
+
+if TYPE_CHECKING:
+    from .mistakes.model import Mistake
 
 CACHE_BYTES = 256 * 2**20
 
@@ -59,7 +63,7 @@ def _size(result: Any) -> int:
 
 
 class ResultCache:
-    """Results of reference calls keyed by a digest of the call; bounded by bytes, LRU."""
+    """Results of reference calls keyed by :attr:`grader.calls.Call.digest`; bounded by bytes, LRU."""
 
     def __init__(self, limit: int = CACHE_BYTES):
         self.limit = limit
@@ -69,12 +73,14 @@ class ResultCache:
         self.hits = self.misses = 0
         self._lock = threading.Lock()  # ``attnkit check`` runs two exercises at once; the call itself runs unlocked
 
-    def call(self, name: str, function: Callable, args: tuple, kwargs: dict) -> Any:
+    def call(self, call: Call, function: Callable) -> Any:
+        """``function(*call.args, **call.kwargs)``, from the cache when the same call was answered before."""
+        args, kwargs = call.args, call.kwargs
         if not self.enabled:  # the result read-only all the same
             result = function(*args, **kwargs)
             frozen = _frozen(result, _arrays(args) + _arrays(list(kwargs.values())))
             return result if frozen is None else frozen
-        key = call_digest(args, kwargs, name)
+        key = call.digest
         if key is None:
             return function(*args, **kwargs)
         with self._lock:
@@ -99,26 +105,40 @@ class ResultCache:
         return frozen
 
 
-class _MemoModule:
-    """A reference module whose plain functions go through the cache."""
+class LiveReference(Namespace):
+    """The reference solutions, computing: ``reference().softmax.softmax(x)``. Plain functions go through the
+    cache; a class is called as it is; a method of an object a call returned (``KVCache.append``) is called on
+    that object."""
 
-    def __init__(self, module: ModuleType, cache: ResultCache):
-        self._module = module
-        self._cache = cache
+    kind = ReferenceKind.LIVE
 
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._module, name)
-        if inspect.isfunction(value):
-            qualified = f"{self._module.__name__}.{name}"
+    def __init__(self, modules: dict[str, ModuleType], cache: ResultCache):
+        self._modules, self._cache = modules, cache
+        self._memoised: dict[tuple[str, str], bool] = {}   # (module, name) -> a plain function (memoised)
 
-            def memoised(*args, **kwargs):
-                return self._cache.call(qualified, value, args, kwargs)
+    def resolve(self, module: str, function: str) -> None:
+        if not callable(self.function(module, function)):
+            raise AttributeError(f"{module}.{function} of the reference cannot be called")
 
-            memoised.__name__ = name
-            memoised.__doc__ = value.__doc__
-            setattr(self, name, memoised)
-            return memoised
-        return value
+    def function(self, module: str, function: str) -> Callable:
+        """The reference's own ``module.function`` (AttributeError when there is none)."""
+        if module not in self._modules:
+            raise AttributeError(module)
+        return getattr(self._modules[module], function)
+
+    def call(self, call: Call) -> Any:
+        if call.method:
+            return getattr(call.args[0], call.name)(*call.args[1:], **call.kwargs)
+        target = self.function(call.module, call.function)
+        memoised = self._memoised.get((call.module, call.function))
+        if memoised is None:
+            memoised = self._memoised[(call.module, call.function)] = inspect.isfunction(target)
+        if memoised:
+            return self._cache.call(call, target)
+        return target(*call.args, **call.kwargs)  # a class (``KVCache``): its objects are never memoised
+
+    def mistaken(self, call: Call, mistake: Mistake, compute: Callable[[], Any]) -> Any:
+        return compute()
 
 
 @lru_cache(maxsize=1)
@@ -139,8 +159,7 @@ def unmemoised() -> Iterator[None]:
 
 
 @lru_cache(maxsize=1)
-def reference() -> SimpleNamespace:
-    """A namespace with one (memoising) attribute per exercise module of the ``solutions`` package."""
-    modules = {e.module: _MemoModule(importlib.import_module(f"solutions.{e.module}"), cache())
-               for e in curriculum.exercises()}
-    return SimpleNamespace(**modules)
+def reference() -> LiveReference:
+    """The reference solutions with one module per exercise (``reference().softmax.softmax``), memoised."""
+    return LiveReference({e.module: importlib.import_module(f"solutions.{e.module}") for e in curriculum.exercises()},
+                         cache())

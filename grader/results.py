@@ -17,7 +17,8 @@ class Status(str, Enum):
     def __str__(self) -> str:
         return self.value
 
-    __format__ = str.__format__
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
 
 
 PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR, HELD = Status  # the members, in the order above

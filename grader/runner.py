@@ -20,9 +20,12 @@ import numpy as np
 
 from . import curriculum
 from .blame import blame_callers, blockers
+from .calls import Call
+from .checks import marks as checks_marks
 from .checks.marks import PROPERTIES
 from .compare import CheckFailed, values_held
 from .diagnosis import Session
+from .interfaces import Reference
 from .lanes import in_lanes
 from .reference import reference as reference_solutions
 from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
@@ -69,16 +72,16 @@ def discover(exercise: str) -> tuple[CheckSpec, ...]:
     for name, function in vars(module).items():
         if not (name.startswith("test_") and inspect.isfunction(function)):
             continue
-        if not hasattr(function, "attnkit_points"):
+        marks = checks_marks.of(function)
+        if marks is None:
             raise TypeError(f"{module.__name__}.{name} has no @check(points=...) decorator")
         parameters = tuple(inspect.signature(function).parameters)
         unknown = set(parameters) - set(FIXTURES)
         if unknown:
             raise TypeError(f"{module.__name__}.{name} asks for unknown fixtures {sorted(unknown)}")
         title = (inspect.getdoc(function) or name).splitlines()[0]
-        specs.append(CheckSpec(exercise, name, title, function.attnkit_task, function.attnkit_points,
-                               function.attnkit_visibility, function, parameters,
-                               getattr(function, "attnkit_heavy", False), getattr(function, "attnkit_rule", "values")))
+        specs.append(CheckSpec(exercise, name, title, marks.task, marks.points, marks.visibility, function, parameters,
+                               marks.heavy, marks.rule))
     specs.sort(key=lambda spec: spec.function.__code__.co_firstlineno)
     return tuple(specs)
 
@@ -88,7 +91,7 @@ def seed_for(exercise: str, name: str) -> int:
     return zlib.crc32(f"{exercise}.{name}".encode())
 
 
-def execute(spec: CheckSpec, impl: Any, reference: Any = None, hold: bool = True) -> CheckResult:
+def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold: bool = True) -> CheckResult:
     """Run one check: the single executor of every front end (check, grade, pytest, nbgrader, release).
 
     ``impl`` is the implementation under test (a sandboxed child, a notebook's globals, or the
@@ -121,17 +124,19 @@ def execute(spec: CheckSpec, impl: Any, reference: Any = None, hold: bool = True
         else:
             result.status, result.message = Status.NOT_IMPLEMENTED, f"{NOT_IMPLEMENTED_MESSAGE}: {failure.message}"
     except (CheckFailed, StudentRaised) as failure:  # a wrong value, or an exception: both diagnosed
-        if hold and spec.rule != "values" and (getattr(failure, "rule", "") == "values" or (
+        compared = failure if isinstance(failure, CheckFailed) else None
+        if hold and spec.rule != "values" and ((compared is not None and compared.rule == "values") or (
                 isinstance(failure, StudentRaised) and not failure.sibling)):
             _hold(result, spec, failure)  # no usable result (no array, a wrong shape, an exception): not judged
             result.seconds = time.perf_counter() - start
             return result
         result.status, result.message = Status.FAILED, failure.message
-        result.blocked_by = _exercise_of(getattr(failure, "sibling", ""), spec.exercise)
-        diagnosis = getattr(failure, "diagnosis", None)
+        result.blocked_by = _exercise_of(failure.sibling if isinstance(failure, StudentRaised) else "",
+                                         spec.exercise)
+        diagnosis = None if compared is None else compared.diagnosis
         if diagnosis is None and not held:  # with wrong values held, the message speaks of the property alone
             diagnosis = session.diagnose_rank(failure, impl, session.diagnose(failure))
-        if getattr(failure, "dtype_only", False) and not held:
+        if compared is not None and compared.dtype_only and not held:
             diagnosis = _promoting_dependency(spec.exercise, impl, reference) or diagnosis
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
@@ -177,11 +182,14 @@ def _promoting_dependency(exercise: str, impl: Any, reference: Any):
 
 def wrong_value(failure: AssertionError) -> WrongValue | None:
     """The fingerprint of an undiagnosed wrong value (None unless the check compared an array it got)."""
-    got = getattr(failure, "got", None)
-    if not isinstance(got, np.ndarray) or got.dtype.kind not in "fiub" or getattr(failure, "dtype_only", False):
+    if not isinstance(failure, CheckFailed):
+        return None
+    got = failure.got
+    if not isinstance(got, np.ndarray) or got.dtype.kind not in "fiub" or failure.dtype_only:
         return None
     flat = got.reshape(-1)
-    places = np.unique(np.linspace(0, flat.size - 1, min(SAMPLE, flat.size)).astype(np.int64)) if flat.size else []
+    places = np.unique(np.linspace(0, flat.size - 1, min(SAMPLE, flat.size)).astype(np.int64)) if flat.size else \
+        np.zeros(0, np.int64)
     sample = [float(v) if np.isfinite(v) else str(float(v)) for v in flat[places].astype(np.float64)]
     first = failure.message.split("\n", 1)[0]
     call, _, difference = first.partition(" returned ")
@@ -207,15 +215,15 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
     outcome = ExerciseResult(exercise)
 
     def retire(impl: Implementation) -> None:  # a child's last word: the siblings the reference answered for it
-        outcome.reference_siblings |= getattr(impl.transport, "siblings_called", set())
-        impl.transport.close()
-        if keep_printed and hasattr(impl.transport, "own_output"):
-            text, size = impl.transport.own_output()
+        outcome.reference_siblings |= impl.siblings_called
+        impl.close()
+        if keep_printed:
+            text, size = impl.own_output()
             outcome.printed = (outcome.printed[0] + text, outcome.printed[1] + size)
 
     def alive() -> Implementation:
         nonlocal impl
-        if impl is None or impl.transport.dead:
+        if impl is None or impl.dead:
             if impl is not None:
                 retire(impl)
             impl = make_impl(exercise)
@@ -265,7 +273,7 @@ def _public_functions(module_name: str, lent: bool = False) -> tuple[str, ...]:
 
 
 def _answer_with_reference(module: str, name: str, args: tuple, kwargs: dict) -> Any:
-    return getattr(getattr(reference_solutions(), module), name)(*args, **kwargs)
+    return reference_solutions().call(Call(module, name, args, kwargs))
 
 
 def sibling_notes(results: list[ExerciseResult]) -> None:

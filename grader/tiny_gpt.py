@@ -12,6 +12,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ def tree_from_dotted(arrays) -> dict:
         if not key.startswith(PREFIX):
             continue
         *path, leaf = key[len(PREFIX):].split(".")
-        node = params
+        node: Any = params
         for part, following in zip(path, path[1:] + [leaf]):
             if part.isdigit():
                 if int(part) > len(node):

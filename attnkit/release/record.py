@@ -3,9 +3,9 @@
 The checks run unchanged, through the single executor: ``ref`` answers from a
 :class:`RecordingReference`, which calls the reference solutions and records every result. It
 also tells ``grader.diagnosis`` to evaluate every classic mistake registered for the function
-right after each call (``records_mistakes``) and records those outputs too (``mistaken``), so
+right after each call (its ``kind`` is ``RECORDING``) and records those outputs too (``mistaken``), so
 the release can diagnose a student's wrong value without shipping any solution code.
-Objects the reference returns (a ``KVCache``) are recorded as :class:`~attnkit.release.replay.Handle`
+Objects the reference returns (a ``KVCache``) are recorded as a :class:`grader.calls.Handle`
 named by their history, their method calls like any other call.
 """
 from __future__ import annotations
@@ -18,12 +18,14 @@ from typing import Any, Callable
 import numpy as np
 
 from grader import curriculum
+from grader.calls import Call, Handle, Namespace, Unencodable, encode
+from grader.interfaces import Reference, ReferenceKind
 from grader.mistakes import model, of_exercise
 from grader.results import CheckResult
 from grader.runner import CheckSpec, discover, execute
 
 from .recording import FORMAT
-from .replay import NEAR_LIMIT, Handle, call_key, canonical, handles, mistake_key, moved_on
+from .replay import NEAR_LIMIT, handles, mistake_key, moved_on, token
 
 MISTAKE_LIMIT = 1 << 14  # mistakes are recorded for results of at most this many elements
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, type(None), tuple, list, dict)
@@ -56,12 +58,12 @@ class Recorder:
         self.arrays: dict[str, np.ndarray] = {}
         self.functions: dict[str, str] = {}
 
-    def key(self, space: str, module: str, function: str, args: tuple, kwargs: dict) -> tuple[str, list, dict]:
+    def key(self, space: str, call: Call) -> tuple[str, list, dict]:
         inputs: dict = {}
         try:
-            key, tree = call_key(space, module, function, args, kwargs, inputs)
-        except TypeError as error:
-            raise RecordingError(f"cannot record {module}.{function}: {error}") from None
+            key, tree = call.identity(space, inputs, token)
+        except Unencodable as error:
+            raise RecordingError(f"cannot record {call.module}.{call.function}: {error}") from None
         return key, tree, inputs
 
     def add(self, key: str, tree: list, inputs: dict, result: dict) -> None:
@@ -78,8 +80,8 @@ class Recorder:
 
     def node(self, value: Any) -> dict:
         try:
-            return canonical(value, self.arrays)
-        except TypeError as error:
+            return encode(value, self.arrays, token)
+        except Unencodable as error:
             raise RecordingError(f"cannot record a reference result: {error}") from None
 
     def index(self) -> dict:
@@ -89,16 +91,16 @@ class Recorder:
 class RecordedObject(Handle):
     """An object a reference call returned: its method calls are recorded like any other call."""
 
-    def __init__(self, reference: "RecordingReference", module: str, real: Any, token: str):
-        super().__init__(module, type(real).__name__, token)
+    def __init__(self, reference: "RecordingReference", module: str, real: Any, history: str):
+        super().__init__(module, type(real).__name__, history)
         self._reference, self._real = reference, real
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._real, name)
         if name.startswith("_") or not callable(value):
             return value
-        return lambda *args, **kwargs: self._reference.call(self._module, f"{self._class}.{name}", value,
-                                                            (self, *args), kwargs)
+        method = f"{self._class}.{name}"
+        return lambda *args, **kwargs: self._reference.call(Call(self._module, method, (self, *args), kwargs))
 
 
 def unwrapped(value: Any) -> Any:
@@ -112,50 +114,39 @@ def unwrapped(value: Any) -> Any:
     return value
 
 
-class RecordingReference:
+class RecordingReference(Namespace):
     """``ref`` for recording: calls the reference solutions and records each result and each mistake's."""
 
-    records_mistakes = True
+    kind = ReferenceKind.RECORDING
 
-    def __init__(self, recorder: Recorder, reference: Any):
+    def __init__(self, recorder: Recorder, reference: Reference):
         self._recorder, self._reference = recorder, reference
-        self.last_call_key: str | None = None
 
-    def __getattr__(self, module: str):
-        if module.startswith("_"):
-            raise AttributeError(module)
-        real, reference = getattr(self._reference, module), self
+    def resolve(self, module: str, function: str) -> None:
+        self._reference.resolve(module, function)
 
-        class Module:
-            def __getattr__(self, function: str):
-                target = getattr(real, function)
-                return lambda *args, **kwargs: reference.call(module, function, target, args, kwargs)
-
-        return Module()
-
-    def call(self, module: str, function: str, target: Callable, args: tuple, kwargs: dict) -> Any:
-        """``target`` (a reference function, or a bound method when ``function`` is ``Class.method``) recorded."""
+    def call(self, call: Call) -> Any:
+        """``call`` answered by the reference (the real objects in place of recorded ones) and recorded."""
         recorder = self._recorder
-        key, tree, inputs = recorder.key("ref", module, function, args, kwargs)
-        real = [unwrapped(value) for value in args]
-        keywords = {k: unwrapped(v) for k, v in kwargs.items()}
-        result = target(*(real[1:] if "." in function else real), **keywords)
-        moved_on(handles(args, kwargs), key)
+        key, tree, inputs = recorder.key("ref", call)
+        result = self._reference.call(Call(call.module, call.function, unwrapped(call.args), unwrapped(call.kwargs)))
+        moved_on(handles(call.args, call.kwargs), key)
         if isinstance(result, PLAIN):
             node = recorder.node(result)
         else:
             node = {"t": "new", "class": type(result).__name__}
-            result = RecordedObject(self, module, result, f"{key}/new")
+            result = RecordedObject(self, call.module, result, f"{key}/new")
         recorder.add(key, tree, inputs, {"kind": "value", "value": node})
-        self.last_call_key = key
+        call.key = key
         return result
 
-    def mistaken(self, mistake: model.Mistake, key: str, compute: Callable[[], Any]) -> Any:
-        """A mistake's output for the call ``key``, computed and recorded (or recorded as undefined).
+    def mistaken(self, call: Call, mistake: model.Mistake, compute: Callable[[], Any]) -> Any:
+        """A mistake's output for ``call``, computed and recorded (or recorded as undefined).
 
         Not for a call whose result has more than ``MISTAKE_LIMIT`` elements (a memory check's
         large output): those are left undiagnosed rather than recorded once per mistake.
         """
+        key = call.key or ""
         if elements(self._recorder.calls[key]["result"]) > MISTAKE_LIMIT:
             raise RecordingError(f"{mistake.id}: not recorded for a result this large")
         name = mistake_key(mistake.id, key)
@@ -171,7 +162,7 @@ class RecordingReference:
         return value
 
 
-def record(make_impl: Callable[[str], Any], reference: Any,
+def record(make_impl: Callable[[str], Any], reference: Reference,
            specs: list[CheckSpec]) -> tuple[Recorder, list[CheckResult]]:
     """Run ``specs`` on the reference implementation, recording every reference call and mistake output."""
     recorder = Recorder()

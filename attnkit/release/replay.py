@@ -6,10 +6,10 @@ check against the reference once, records what every reference call returned and
 classic mistake registered for its function returns for the same call, and ships the values
 beside the checks, in the files :mod:`recording` describes (``grader/recorded/``).
 
-A call's key is the sha256 of the JSON of ``[space, module, function, args, kwargs]`` where
-an array is its dtype, shape and a sha256 of dtype, shape and bytes; a float is
-``float.hex()``; lists and tuples are told apart; keyword arguments are sorted by name (a dict
-value keeps its order). The checks' inputs come from ``rng`` (seeded by the check's name) and
+A call's key is :meth:`grader.calls.Call.identity`: the sha256 of the JSON of ``[space, module, function, args,
+kwargs]`` in the canonical encoding of ``grader.calls`` (an array is its dtype, shape and a sha256 of dtype, shape
+and bytes; a float is ``float.hex()``; lists and tuples are told apart; keyword arguments are sorted by name, a
+dict value keeps its order). The checks' inputs come from ``rng`` (seeded by the check's name) and
 the document values, so the same check makes the same calls on a student's machine. A call whose exact key is missing
 (a last-bit difference of a matrix product on another CPU) falls back to a recorded call of
 the same function with the same shapes whose arrays are equal within a tight tolerance.
@@ -18,8 +18,8 @@ An object a reference call returns (a ``KVCache``) is a :class:`Handle` named by
 the key of the last call that involved it, so the same calls in the same order find the same
 recorded answers. A mistake's output for a call is keyed by the mistake's id and the call's key.
 
-This file and ``recording.py`` are self-contained (numpy and the standard library): the release copies
-them to ``grader/replay.py`` and ``grader/recording.py``.
+This file imports numpy, the standard library, ``grader.calls`` and ``grader.interfaces`` only, and ``recording.py``
+numpy and the standard library: the release copies them to ``grader/replay.py`` and ``grader/recording.py``.
 """
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from grader.calls import Call, Handle, Namespace, decode
+from grader.interfaces import MistakeUndefined, ReferenceKind
+
 from .recording import Store
 
 RECORDED = "recorded"                  # folder beside this file in the release
@@ -40,27 +43,13 @@ MISS = ("the student release has no recorded reference value for {call} (recorde
         "rebuild the release with `attnkit release`, or report it to your instructor")
 
 
-class Unkeyable(TypeError):
-    """A value that cannot be part of a recorded call (an object, a function...)."""
-
-
 class ReplayMiss(LookupError):
     """A call that was never recorded."""
 
 
-class Undefined(Exception):
-    """A mistake whose output was undefined for the call (it raised) when it was recorded."""
-
-    def __init__(self, mistake_id: str, error_type: str = "", error_message: str = ""):
-        super().__init__(f"{mistake_id}: {error_type}: {error_message}")
-        self.error_type, self.error_message = error_type, error_message
-
-
-class Handle:
-    """An object returned by a reference call, named by its history (``token``)."""
-
-    def __init__(self, module: str, cls: str, token: str):
-        self._module, self._class, self._token = module, cls, token
+def token(value: Any) -> str | None:
+    """The history that names an object a reference call returned (None for any other value)."""
+    return value._token if isinstance(value, Handle) else None
 
 
 def handles(args: tuple, kwargs: dict) -> list[Handle]:
@@ -85,81 +74,6 @@ def moved_on(involved: list[Handle], key: str) -> None:
 def mistake_key(mistake_id: str, key: str) -> str:
     """The recording key of a mistake's output for the reference call ``key``."""
     return hashlib.sha256(f"mistake|{mistake_id}|{key}".encode()).hexdigest()[:32]
-
-
-def array_digest(array: np.ndarray) -> str:
-    """sha256 of an array's dtype, shape and C-order bytes (40 hex digits)."""
-    digest = hashlib.sha256(f"{array.dtype.str}|{tuple(array.shape)}|".encode())
-    digest.update(array.tobytes())
-    return digest.hexdigest()[:40]
-
-
-def canonical(value: Any, arrays: dict | None = None) -> dict:
-    """A JSON tree for ``value``; arrays are named by digest (and copied into ``arrays`` when given)."""
-    if isinstance(value, Handle):
-        return {"t": "object", "v": value._token}
-    if isinstance(value, np.ndarray):
-        if value.dtype.hasobject:
-            raise Unkeyable("an object array cannot be recorded")
-        digest = array_digest(value)
-        if arrays is not None and digest not in arrays:
-            arrays[digest] = np.array(value, copy=True)
-        return {"t": "array", "dtype": value.dtype.str, "shape": list(value.shape), "h": digest}
-    if isinstance(value, np.generic):
-        return dict(canonical(np.asarray(value), arrays), t="scalar")
-    if value is None:
-        return {"t": "none"}
-    if isinstance(value, bool):
-        return {"t": "bool", "v": value}
-    if isinstance(value, int):
-        return {"t": "int", "v": str(value)}
-    if isinstance(value, float):
-        return {"t": "float", "v": value.hex()}
-    if isinstance(value, str):
-        return {"t": "str", "v": value}
-    if isinstance(value, (list, tuple)):
-        return {"t": type(value).__name__, "items": [canonical(v, arrays) for v in value]}
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        # in the dict's own order: a parameter tree comes back as the reference built it (a check walks it in
-        # that order, so the first difference it reports is the same); keyword arguments are sorted in call_key
-        return {"t": "dict", "items": [[k, canonical(value[k], arrays)] for k in value]}
-    if isinstance(value, np.random.Generator):  # a seeded rng a sampling check hands the reference: by its state
-        return {"t": "generator", "state": canonical(value.bit_generator.state, arrays)}
-    raise Unkeyable(f"a {type(value).__name__} cannot be recorded")
-
-
-def decode(tree: dict, fetch: Callable[[str], np.ndarray], new: Callable[[str], Any] = None) -> Any:
-    """The value a :func:`canonical` tree stands for (arrays from ``fetch(digest)``, objects from ``new(class)``)."""
-    kind = tree["t"]
-    if kind == "new":
-        return new(tree["class"])
-    if kind == "array":
-        return fetch(tree["h"])
-    if kind == "scalar":
-        return fetch(tree["h"])[()]
-    if kind == "none":
-        return None
-    if kind in ("bool", "str"):
-        return tree["v"]
-    if kind == "int":
-        return int(tree["v"])
-    if kind == "float":
-        return float.fromhex(tree["v"])
-    if kind == "list":
-        return [decode(v, fetch, new) for v in tree["items"]]
-    if kind == "tuple":
-        return tuple(decode(v, fetch, new) for v in tree["items"])
-    if kind == "dict":
-        return {k: decode(v, fetch, new) for k, v in tree["items"]}
-    raise ValueError(f"unknown node {kind!r} in the recorded reference")
-
-
-def call_key(space: str, module: str, function: str, args: tuple, kwargs: dict,
-             arrays: dict | None = None) -> tuple[str, list]:
-    """(key, tree) of one call: ``space`` is "ref" or "mistakes"."""
-    tree = [space, module, function, canonical(tuple(args), arrays), canonical(dict(sorted(kwargs.items())), arrays)]
-    text = json.dumps(tree, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:32], tree
 
 
 def shapes_only(node: Any) -> Any:
@@ -195,22 +109,23 @@ class Replay:
         self.store = store
         self.strict = strict
         self.misses: list[str] = []
-        self.last_call_key: str | None = None
         self._groups: dict[str, dict[str, list[str]]] = {}   # module -> call shapes -> keys of near calls
         self._module_of: dict[str, str] = {}                   # key of a call answered -> its module
 
     # -- lookup ---------------------------------------------------------------------
-    def lookup(self, space: str, module: str, function: str, args: tuple, kwargs: dict) -> tuple[str, dict]:
+    def lookup(self, space: str, call: Call) -> tuple[str, dict]:
         """(key of the recorded call that answers, its result)."""
         actual: dict = {}
-        key, tree = call_key(space, module, function, args, kwargs, actual)
-        entry = self.store.calls(module).get(key)
+        module = call.module
+        found, tree = call.identity(space, actual, token)
+        key: str | None = found
+        entry = self.store.calls(module).get(found)
         if entry is None and not self.strict:
             key, entry = self._near(module, tree, actual)
-        if entry is None:
-            call = describe_call(tree)
-            self.misses.append(f"{space}: {call}")
-            raise ReplayMiss(MISS.format(call=call, numpy=self.store.meta.get("numpy", "?")))
+        if entry is None or key is None:
+            shown = describe_call(tree)
+            self.misses.append(f"{space}: {shown}")
+            raise ReplayMiss(MISS.format(call=shown, numpy=self.store.meta.get("numpy", "?")))
         self._module_of[key] = module
         return key, entry["result"]
 
@@ -247,24 +162,25 @@ class Replay:
         return decode(tree, self.store.fetch, lambda cls: ReplayedObject(self, module, cls, f"{key}/new"))
 
     # -- what the checks see ------------------------------------------------------------
-    def call_reference(self, module: str, function: str, args: tuple, kwargs: dict) -> Any:
-        key, result = self.lookup("ref", module, function, args, kwargs)
-        self.last_call_key = key
-        moved_on(handles(args, kwargs), key)
-        return self.value(result["value"], module, key)
+    def call_reference(self, call: Call) -> Any:
+        """The recorded result of the reference call ``call`` (named ``call.key``, the recorded call's key)."""
+        key, result = self.lookup("ref", call)
+        call.key = key
+        moved_on(handles(call.args, call.kwargs), key)
+        return self.value(result["value"], call.module, key)
 
     def reference(self) -> "ReplayedReference":
         return ReplayedReference(self)
 
-    def mistaken(self, mistake_id: str, key: str) -> Any:
+    def mistaken(self, mistake_id: str, key: str | None) -> Any:
         """What a classic mistake returned for the reference call ``key`` when it was recorded."""
-        module = self._module_of.get(key or "")
-        entry = None if module is None else self.store.calls(module).get(mistake_key(mistake_id, key))
+        module = None if key is None else self._module_of.get(key)
+        entry = None if module is None or key is None else self.store.calls(module).get(mistake_key(mistake_id, key))
         if entry is None:
-            raise Undefined(mistake_id)
+            raise MistakeUndefined(mistake_id)
         result = entry["result"]
         if result["kind"] == "raises":
-            raise Undefined(mistake_id, result["error"], result.get("message", ""))
+            raise MistakeUndefined(mistake_id, result["error"], result.get("message", ""))
         return self.value(result["value"])
 
 
@@ -278,45 +194,24 @@ class ReplayedObject(Handle):
     def __getattr__(self, name: str) -> Callable:
         if name.startswith("_"):
             raise AttributeError(name)
-        return lambda *args, **kwargs: self._replay.call_reference(self._module, f"{self._class}.{name}",
-                                                                   (self, *args), kwargs)
+        method = f"{self._class}.{name}"
+        return lambda *args, **kwargs: self._replay.call_reference(Call(self._module, method, (self, *args), kwargs))
 
 
-class ReplayedReference:
-    """What ``ref`` answers from in the release: ``ref.softmax.softmax(x)`` from the recording.
+class ReplayedReference(Namespace):
+    """What ``ref`` answers from in the release: ``ref.softmax.softmax(x)`` from the recording, and a classic
+    mistake's output for a call it answered from what was recorded with that call."""
 
-    ``last_call_key`` and ``mistaken`` let ``grader.diagnosis`` find a mistake's recorded output. A replay
-    only reads what was recorded: ``records_mistakes`` is stated here, because any other public name is a
-    module (``ref.softmax``) and would read as true.
-    """
-
-    records_mistakes = False
+    kind = ReferenceKind.REPLAYING
 
     def __init__(self, replay: Replay):
         self._replay = replay
 
-    @property
-    def last_call_key(self) -> str | None:
-        return self._replay.last_call_key
+    def call(self, call: Call) -> Any:
+        return self._replay.call_reference(call)
 
-    def mistaken(self, mistake, key: str | None, compute: Callable) -> Any:
-        return self._replay.mistaken(mistake.id, key)
-
-    def __getattr__(self, module: str) -> "ReplayedModule":
-        if module.startswith("_"):
-            raise AttributeError(module)
-        return ReplayedModule(self._replay, module)
-
-
-class ReplayedModule:
-    def __init__(self, replay: Replay, module: str):
-        self._replay, self._module = replay, module
-
-    def __getattr__(self, function: str) -> Callable:
-        if function.startswith("_"):
-            raise AttributeError(function)
-        replay, module = self._replay, self._module
-        return lambda *args, **kwargs: replay.call_reference(module, function, args, kwargs)
+    def mistaken(self, call: Call, mistake: Any, compute: Callable[[], Any]) -> Any:
+        return self._replay.mistaken(mistake.id, call.key)
 
 
 @lru_cache(maxsize=1)

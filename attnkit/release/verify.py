@@ -16,9 +16,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+from grader.interfaces import CallReport, Transport
 from grader.results import CheckResult
 from grader.runner import execute
-from grader.sandbox import Implementation
+from grader.sandbox import Implementation, StudentError
 
 from .replay import Replay
 
@@ -52,17 +53,40 @@ def nudge(value: Any) -> Any:
 
 
 class NudgingTransport:
-    """Wraps a trusted transport; what comes back is nudged."""
+    """Wraps a trusted transport (a :class:`grader.interfaces.Transport` too); what comes back is nudged."""
 
-    def __init__(self, inner):
+    def __init__(self, inner: Transport):
         self.inner = inner
-        self.exercise = inner.exercise
+        self.exercise: str = inner.exercise
 
-    def request(self, *args, **kwargs):
-        return nudge(self.inner.request(*args, **kwargs))
+    @property
+    def report(self) -> CallReport:
+        return self.inner.report
+
+    @property
+    def dead(self) -> bool:
+        return self.inner.dead
+
+    @property
+    def siblings_called(self) -> set[str]:
+        return self.inner.siblings_called
+
+    @property
+    def broken(self) -> StudentError | None:
+        return self.inner.broken
+
+    def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
+                name: str = "", call: str = "") -> Any:
+        return nudge(self.inner.request(op, target, args, kwargs, name, call))
+
+    def own_output(self) -> tuple[str, int]:
+        return self.inner.own_output()
+
+    def close(self) -> None:
+        self.inner.close()
 
 
-def verify(replay: Replay, make_transport: Callable[[str], Any], specs: list) -> Verdict:
+def verify(replay: Replay, make_transport: Callable[[str], Transport], specs: list) -> Verdict:
     """Run ``specs`` twice on replayed values (see the module docstring)."""
     verdict = Verdict()
     ref = replay.reference()

@@ -87,7 +87,7 @@ class ReplayedDraws(np.random.Generator):
         own = np.random.default_rng(seed)
         self.numbers, self.taken = [own.random() for _ in range(max(count, 1))], 0
 
-    def random(self, *args, **kwargs) -> float:
+    def random(self, *args, **kwargs) -> float:  # type: ignore[override]  # one number at a time, nothing else
         if args or kwargs:
             raise TypeError("the reference draws one number at a time: rng.random()")
         number = self.numbers[self.taken % len(self.numbers)]

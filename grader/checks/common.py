@@ -63,7 +63,7 @@ def expect_kernel_memory(impl, *, call: str, budget: int, allowance: int, full: 
     tracemalloc runs inside the student's process, where it can be patched; this figure, read from /proc by the
     trusted side, cannot. Nothing to check where the transport measures no kernel memory (in-process runs).
     """
-    kernel = getattr(impl.transport, "kernel_memory", None)
+    kernel = impl.last_call.kernel_memory
     if kernel is None:
         return
     extra = kernel.peak - allowance

@@ -1,9 +1,11 @@
 """The ``@check`` decorator: points, task number and visibility of a check, without importing pytest."""
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
 
 F = TypeVar("F", bound=Callable)
+ATTRIBUTE = "attnkit_marks"   # where @check keeps a function's Marks
 
 VISIBILITIES = ("visible", "hidden")
 RULES = ("values", "dtype", "untouched", "raises", "memory")
@@ -35,11 +37,24 @@ def check(points: float, task: int = 1, visibility: str = "visible", heavy: bool
         raise ValueError(f"rule must be one of {RULES}")
 
     def mark(function: F) -> F:
-        function.attnkit_points = float(points)
-        function.attnkit_task = int(task)
-        function.attnkit_visibility = visibility
-        function.attnkit_heavy = bool(heavy)
-        function.attnkit_rule = rule
+        setattr(function, ATTRIBUTE, Marks(float(points), int(task), visibility, bool(heavy), rule))
         return function
 
     return mark
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What ``@check`` says of a check function."""
+
+    points: float
+    task: int
+    visibility: str
+    heavy: bool
+    rule: str
+
+
+def of(function: Any) -> Marks | None:
+    """The :class:`Marks` ``@check`` gave ``function`` (None for a function it did not decorate)."""
+    marks = vars(function).get(ATTRIBUTE) if hasattr(function, "__dict__") else None
+    return marks if isinstance(marks, Marks) else None

@@ -12,6 +12,7 @@ limits, or start the zygote early, before numpy is imported.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 # public name -> (module below grader.sandbox, its name there)
 _PUBLIC = {
@@ -45,8 +46,46 @@ _PUBLIC = {
     "StudentTimeout": ("host.errors", "StudentTimeout"),
     "StudentCrashed": ("host.errors", "StudentCrashed"),
     "StudentBadValue": ("host.errors", "StudentBadValue"),
+    "KernelMemory": ("host.memory", "KernelMemory"),
+    "SAFE_DTYPE": ("wire", "SAFE_DTYPE"),
+    "MAX_DEPTH": ("wire", "MAX_DEPTH"),
 }
 __all__ = sorted(_PUBLIC)
+
+if TYPE_CHECKING:  # the same names, for the type checker (at run time they load on first use)
+    from .host.affinity import SINGLE_THREADED as SINGLE_THREADED
+    from .host.callbacks import Siblings as Siblings
+    from .host.errors import StudentBadValue as StudentBadValue
+    from .host.errors import StudentCrashed as StudentCrashed
+    from .host.errors import StudentError as StudentError
+    from .host.errors import StudentImportFailed as StudentImportFailed
+    from .host.errors import StudentNotImplemented as StudentNotImplemented
+    from .host.errors import StudentRaised as StudentRaised
+    from .host.errors import StudentTimeout as StudentTimeout
+    from .host.inprocess import in_process as in_process
+    from .host.inprocess import trusted_transport as trusted_transport
+    from .host.kernel import kernel_implementation as kernel_implementation
+    from .host.launch import launch as launch_early  # noqa: F401
+    from .host.limits import MEMORY_MB as MEMORY_MB
+    from .host.limits import STUDENT_SECONDS as STUDENT_SECONDS
+    from .host.limits import TIMEOUT_SECONDS as TIMEOUT_SECONDS
+    from .host.limits import Limits as Limits
+    from .host.memory import KernelMemory as KernelMemory
+    from .host.preflight import MachineNotReady as MachineNotReady
+    from .host.preflight import StdlibUnreadable as StdlibUnreadable
+    from .host.preflight import TempUnreachable as TempUnreachable
+    from .host.preflight import prepare as prepare_machine  # noqa: F401
+    from .host.proxy import Implementation as Implementation
+    from .host.proxy import sibling_note as sibling_note
+    from .host.session import GradingSession as GradingSession
+    from .host.session import Sandbox as Sandbox
+    from .host.session import SubmissionReport as SubmissionReport
+    from .host.session import graded as graded
+    from .inside.runtime import LENT_CLASSES as LENT_CLASSES
+    from .inside.runtime import Responder as Responder
+    from .inside.runtime import Unresolved as Unresolved
+    from .wire import MAX_DEPTH as MAX_DEPTH
+    from .wire import SAFE_DTYPE as SAFE_DTYPE
 
 
 def __getattr__(name: str):

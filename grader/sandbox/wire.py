@@ -216,7 +216,7 @@ _DECODE = json.JSONDecoder().decode
 _PADS = [bytes(n) for n in range(ALIGN)]
 
 
-def send(sock: socket.socket, header: dict, arrays: list = ()) -> None:
+def send(sock: socket.socket, header: dict, arrays: list | tuple = ()) -> None:
     """Write one frame: its length, the header (each array's dtype and shape), then the raw bytes.
 
     Each array starts at a multiple of :data:`ALIGN` bytes of the body, so the receiver can
@@ -229,12 +229,12 @@ def send(sock: socket.socket, header: dict, arrays: list = ()) -> None:
             raise TypeError(f"an array of dtype {blob.dtype} cannot be sent")
     header = dict(header, arrays=[[b.dtype.str, list(b.shape)] for b in blobs])
     payload = _ENCODE(header).encode()
-    parts = [b"", HEADER.pack(len(payload), len(blobs)), payload]
+    parts: list = [b"", HEADER.pack(len(payload), len(blobs)), payload]
     size = HEADER.size + len(payload)
     for blob in blobs:
         pad = _padding(size)
         parts.append(_PADS[pad])
-        parts.append(memoryview(blob).cast("B") if blob.nbytes else b"")
+        parts.append(memoryview(blob).cast("B") if blob.nbytes else b"")  # type: ignore[arg-type]
         size += pad + blob.nbytes
     parts[0] = LENGTH.pack(size)
     if size < 1 << 16:

@@ -45,17 +45,12 @@ def test_the_table_columns_line_up():
     assert len({line.index("/") for line in rows}) == 1, rows
 
 
-class FakeTransport:
+class FakeImpl:
     def __init__(self, exercise, closed):
         self.exercise, self.closed = exercise, closed
 
     def close(self):
         self.closed.append(self.exercise)
-
-
-class FakeImpl:
-    def __init__(self, exercise, closed):
-        self.transport = FakeTransport(exercise, closed)
 
 
 def test_the_next_exercises_child_is_started_ahead_and_handed_to_the_lane_that_takes_it():
@@ -66,7 +61,7 @@ def test_the_next_exercises_child_is_started_ahead_and_handed_to_the_lane_that_t
         return FakeImpl(exercise, closed)
 
     def run_one(exercise, impl=None):
-        given[exercise] = impl.transport.exercise if impl is not None else None
+        given[exercise] = impl.exercise if impl is not None else None
         return exercise.upper()
 
     order = ("c", "a", "b", "d")

@@ -55,12 +55,10 @@ def test_the_variants_change_only_the_highest_rank_arrays():
 def test_a_failure_raised_in_another_exercises_module_is_not_run_again():
     from grader.diagnosis import Session
     from grader.reference import reference
+    from grader.sandbox.host.errors import StudentRaised
 
     session = Session(reference())
     session.ref.gqa.repeat_kv(np.ones((2, 3, 4)), 2)
-
-    class Raised(AssertionError):
-        function, error_type, error_message = "repeat_kv", "ValueError", "bad"
 
     asked = []
 
@@ -69,10 +67,12 @@ def test_a_failure_raised_in_another_exercises_module_is_not_run_again():
             asked.append(name)
             raise AttributeError(name)
 
-    sibling = Raised()
-    sibling.sibling = "gqa"
+    sibling = StudentRaised("repeat_kv raised ValueError: bad", function="repeat_kv", error_type="ValueError",
+                            error_message="bad", sibling="gqa")
     assert session.diagnose_rank(sibling, Impl(), None) is None and asked == []
-    assert session.diagnose_rank(Raised(), Impl(), None) is None and asked == ["gqa"]
+    own = StudentRaised("repeat_kv raised ValueError: bad", function="repeat_kv", error_type="ValueError",
+                        error_message="bad")
+    assert session.diagnose_rank(own, Impl(), None) is None and asked == ["gqa"]
 
 
 def test_a_difference_of_precision_is_not_put_down_to_the_rank(tmp_path):

@@ -5,6 +5,7 @@ import io
 import numpy as np
 
 from grader import reference
+from grader.calls import Call
 
 
 def test_unmemoised_reference_calls_every_time_and_still_answers_read_only():
@@ -17,12 +18,12 @@ def test_unmemoised_reference_calls_every_time_and_still_answers_read_only():
     x = np.ones(3)
     with reference.unmemoised():
         hits, misses = cache.hits, cache.misses
-        first, second = (cache.call("double", double, (x,), {}) for _ in range(2))
+        first, second = (cache.call(Call("m", "double", (x,), {}), double) for _ in range(2))
         assert (cache.hits, cache.misses) == (hits, misses) and len(calls) == 2
         assert not first.flags.writeable and not second.flags.writeable
     assert cache.enabled
-    cache.call("double-test", double, (x,), {})
-    cache.call("double-test", double, (x,), {})
+    cache.call(Call("m", "double-test", (x,), {}), double)
+    cache.call(Call("m", "double-test", (x,), {}), double)
     assert len(calls) == 3  # memoised again after the block
 
 

@@ -7,16 +7,22 @@ import pytest
 
 from attnkit.release.record import Recorder, record
 from attnkit.release.recording import Store
-from attnkit.release.replay import MISS, Replay, ReplayMiss, call_key, decode
+from attnkit.release.replay import MISS, Replay, ReplayMiss, token
 from attnkit.release.verify import verify
+from grader.calls import Call, decode
 from grader.checks.marks import check
 from grader.compare import CheckFailed, expect_close
 from grader.diagnosis import Session, mistaken_reference
+from grader.interfaces import ReferenceKind
 from grader.mistakes import softmax as softmax_mistakes
 from grader.reference import reference
 from grader.runner import CheckSpec, seed_for
 from grader.sandbox.host.inprocess import InProcessTransport, in_process, trusted_runtime
 from tests.release.releasekit import SOLUTIONS
+
+
+def call_key(space, module, function, args, kwargs, arrays=None):
+    return Call(module, function, args, kwargs).identity(space, arrays, token)
 
 
 def key(*args, **kwargs):
@@ -44,7 +50,7 @@ def store_of(recorder: Recorder, tmp_path) -> Store:
 def test_store_round_trip_through_files(tmp_path):
     recorder = Recorder()
     values = (np.ones((2, 3), np.float32), [None, 1.5, -np.inf, "s", True], np.float64(2.5), {"k": np.arange(3)})
-    k, tree, inputs = recorder.key("ref", "m", "f", (np.zeros(2),), {})
+    k, tree, inputs = recorder.key("ref", Call("m", "f", (np.zeros(2),), {}))
     recorder.add(k, tree, inputs, {"kind": "value", "value": recorder.node(values)})
     store = store_of(recorder, tmp_path)
     got = decode(store.calls("m")[k]["result"]["value"], store.fetch)
@@ -58,7 +64,7 @@ def test_store_round_trip_through_files(tmp_path):
 def test_near_matches_only_when_not_strict(tmp_path):
     recorder = Recorder()
     x = np.linspace(-2, 2, 12).reshape(3, 4)
-    k, tree, inputs = recorder.key("ref", "softmax", "softmax", (x,), {"axis": 0})
+    k, tree, inputs = recorder.key("ref", Call("softmax", "softmax", (x,), {"axis": 0}))
     recorder.add(k, tree, inputs, {"kind": "value", "value": recorder.node(np.full((3, 4), 0.25))})
     store = store_of(recorder, tmp_path)
     last_bit = x.copy()
@@ -132,15 +138,16 @@ def test_replayed_mistakes_diagnose_like_the_real_ones(tmp_path):
 
 def test_a_replayed_reference_reads_mistakes_only_to_diagnose(tmp_path, monkeypatch):
     """The replay answers ``ref`` calls; a mistake's recorded output is read only when a comparison fails.
-    (``ref.records_mistakes`` once read as a module of that name, which is true: every reference call of a
-    passing check then decoded every mistake's output, a third of the release's check time.)"""
+    (``ref.records_mistakes``, before a reference declared its kind, once read as a module of that name, which is
+    true: every reference call of a passing check then decoded every mistake's output, a third of the release's check
+    time.)"""
     recorder, _ = record(lambda e: in_process(SOLUTIONS, e), reference(), [spec(softmax_over_columns)])
     replay = Replay(store_of(recorder, tmp_path))
     read: list[str] = []
     real_mistaken = Replay.mistaken
     monkeypatch.setattr(Replay, "mistaken", lambda self, mistake_id, key: read.append(mistake_id)
                         or real_mistaken(self, mistake_id, key))
-    assert replay.reference().records_mistakes is False
+    assert replay.reference().kind is ReferenceKind.REPLAYING
     x = np.random.default_rng(seed_for("softmax", "softmax_over_columns")).standard_normal((3, 4))
     session = Session(replay.reference())
     session.ref.softmax.softmax(x, axis=0)
@@ -155,7 +162,7 @@ def test_the_arrays_file_is_read_once_and_only_when_needed(tmp_path, monkeypatch
     exercise reads what its checks ask for."""
     recorder = Recorder()
     for module, value in (("softmax", np.arange(6.0).reshape(2, 3)), ("masking", np.ones(3, np.float32))):
-        k, tree, inputs = recorder.key("ref", module, "f", (np.zeros(2),), {})
+        k, tree, inputs = recorder.key("ref", Call(module, "f", (np.zeros(2),), {}))
         recorder.add(k, tree, inputs, {"kind": "value", "value": recorder.node(value)})
     Store.write(tmp_path, recorder.index(), recorder.arrays)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["reference-masking.json", "reference-softmax.json",

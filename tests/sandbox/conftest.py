@@ -37,7 +37,7 @@ def child(zygote, submission, request):
     with Workspace(submission(probes=request.module.PROBES), zygote.user) as workspace:
         impl = zygote.implementation(workspace, "softmax", module="probes")
         yield impl
-        impl.transport.close()
+        impl.close()
 
 
 @pytest.fixture

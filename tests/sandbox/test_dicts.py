@@ -4,6 +4,7 @@ a malformed or unsendable dict is refused. The sandbox lends decode-step checks 
 import numpy as np
 import pytest
 
+from grader.calls import Call
 from grader.compare import arg
 from grader.reference import ResultCache
 from grader.sandbox import wire
@@ -71,7 +72,7 @@ def test_reference_calls_with_dicts_are_memoised_by_content():
 
     x = np.ones((2, 3))
     for bias in (np.zeros(2), np.zeros(2), np.ones(2)):
-        cache.call("affine", affine, (x, {"weight": np.ones((3, 2)), "bias": bias}), {})
+        cache.call(Call("m", "affine", (x, {"weight": np.ones((3, 2)), "bias": bias}), {}), affine)
     assert len(calls) == 2
 
 

@@ -48,7 +48,7 @@ class Spoiled(Store):
 
 def counting(impl, monkeypatch) -> list:
     ops: list = []
-    transport = impl.transport
+    transport = impl._transport  # the requests the proxy sends, counted
     original = transport.request
 
     def request(op, target, *args, **kwargs):

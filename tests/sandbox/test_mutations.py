@@ -96,7 +96,7 @@ def test_a_change_is_seen_on_the_trusted_side_whatever_the_child_says(zygote, su
             impl.probes.overwrite_first(np.zeros(4, dtype=np.float32), labels=np.zeros(2))
             assert impl.last_call_mutated == ["0"]
         finally:
-            impl.transport.close()
+            impl.close()
 
 
 def test_only_labels_of_arrays_sent_are_taken_from_the_child():

@@ -32,7 +32,7 @@ def test_a_childs_error_names_no_machine_path(zygote, submission):
         except errors.StudentRaised as error:
             message = error.message
         finally:
-            impl.transport.close()
+            impl.close()
         for path in (str(KIT), sys.prefix, str(workspace.root), np.__file__):
             assert path not in message
         assert "<numpy>" in message and "<your submission>" in message

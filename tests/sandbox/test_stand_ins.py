@@ -81,10 +81,10 @@ def test_every_import_style_gets_the_reference(zygote, submission, style):
         impl = zygote.implementation(workspace, "attention", siblings=reference_siblings("attention"))
         try:
             np.testing.assert_allclose(impl.attention.probe_softmax(x), reference_softmax(x), rtol=1e-12)
-            assert impl.transport.siblings_called == {"softmax"}
+            assert impl.siblings_called == {"softmax"}
             assert impl.attention.probe_own_class() == "submission.kv_cache"  # not a prerequisite: the student's
         finally:
-            impl.transport.close()
+            impl.close()
 
 
 def test_a_bad_argument_raises_the_references_error_in_the_students_code(zygote, submission):
@@ -99,10 +99,10 @@ def test_a_bad_argument_raises_the_references_error_in_the_students_code(zygote,
             with pytest.raises(errors.StudentRaised) as raised:
                 impl.attention.probe_object()  # not something the wire carries
             assert raised.value.error_type == "TypeError"
-            assert not impl.transport.dead  # the child stays usable
+            assert not impl.dead  # the child stays usable
             assert impl.attention.probe_softmax([0.0, 0.0]) == pytest.approx([0.5, 0.5])
         finally:
-            impl.transport.close()
+            impl.close()
 
 
 def test_siblings_are_the_prerequisites_plain_functions():
@@ -133,7 +133,7 @@ def test_a_callback_storm_is_cut_at_the_cap(zygote, submission, monkeypatch):
         impl = zygote.implementation(workspace, "attention", siblings=reference_siblings("attention"))
         with pytest.raises(errors.StudentBadValue, match="more than 50 calls of other exercises' functions"):
             impl.attention.storm()
-        assert impl.transport.dead  # killed: it is not trusted to answer the next request sensibly
+        assert impl.dead  # killed: it is not trusted to answer the next request sensibly
 
 
 def test_a_call_too_large_for_the_trusted_side_runs_the_students_own(zygote, submission):
@@ -144,9 +144,9 @@ def test_a_call_too_large_for_the_trusted_side_runs_the_students_own(zygote, sub
         try:
             got = impl.attention.big_softmax()
             np.testing.assert_allclose(got, np.full((2048, 16), 1 / (2048 * 16)))  # the student's global sum
-            assert impl.transport.siblings_called == set()
+            assert impl.siblings_called == set()
         finally:
-            impl.transport.close()
+            impl.close()
 
 
 def test_the_work_estimate_bounds_what_size_arguments_build():

@@ -49,7 +49,7 @@ def answer_callback(siblings: Siblings | None, frame: dict, values: list, called
     target = frame.get("callback")
     module, name = (target.get("module"), target.get("name")) if isinstance(target, dict) else (None, None)
     own = siblings is not None and module == own_module and name in siblings.own
-    if siblings is None or not isinstance(module, str) or name in LENT_CLASSES or not (
+    if siblings is None or not isinstance(module, str) or not isinstance(name, str) or name in LENT_CLASSES or not (
             own or name in siblings.functions.get(module, ())):  # a lent class is never called back for
         raise CallbackRefused(f"it asked the grader for {str(module)[:64]}.{str(name)[:64]}, "
                               "which is not a function of this exercise or of one it builds on")

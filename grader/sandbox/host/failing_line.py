@@ -13,7 +13,7 @@ DTYPE_NAME = re.compile(r"[a-z]{1,10}[0-9]{0,3}")
 
 def line_names(raw: Any) -> tuple[dict, ...]:
     """``{"name", "shape", "dtype"}`` for an array, ``{"name", "value"}`` for an int; anything else is dropped."""
-    kept = []
+    kept: list[dict[str, Any]] = []
     for item in raw[:LINE_NAMES] if isinstance(raw, list) else ():
         name = item.get("name") if isinstance(item, dict) else None
         if not (isinstance(name, str) and LINE_NAME.fullmatch(name)):

@@ -12,6 +12,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+from ...interfaces import NO_REPORT, CallReport
 from .. import wire
 from ..inside.runtime import Responder, Runtime, Unresolved
 from . import errors
@@ -28,20 +29,22 @@ class InProcessTransport:
     """
 
     dead = False  # trusted code in this process: never needs replacing
+    broken = None  # a module that fails to import fails each request that needs it
     import_failures = True
 
     def __init__(self, runtime: Responder, exercise: str = ""):
         self.exercise = exercise
         self.runtime = runtime
-        self.last_call_mutated: list[str] = []  # as in ChildTransport: arguments the last call changed in place
+        self.report = NO_REPORT  # as in ChildTransport: what the last request changed in place
+        self.siblings_called: set[str] = set()  # the student's own siblings answer here: never the reference
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
                 name: str = "", call: str = "") -> Any:
-        self.last_call_mutated = []
+        self.report = NO_REPORT
         args, kwargs = as_sent(tuple(args)), dict(as_sent(list((kwargs or {}).items())))
         try:
             result = self.runtime.run(op, target, args, kwargs, name)
-            self.last_call_mutated = list(self.runtime.last_mutated)
+            self.report = CallReport(tuple(self.runtime.last_mutated))
         except Unresolved as error:  # a name the check asked for is missing: not the code's own LookupError
             raise errors.StudentRaised(f"{call}: {error}", call=call, exercise=self.exercise) from None
         except Exception as error:  # the implementation's own failure, reported like the child does
@@ -52,6 +55,10 @@ class InProcessTransport:
             raise student_error(self.runtime.describe_error(error, self.exercise), call=call, exercise=self.exercise,
                                 function=called(target)) from None
         return as_received(result, self.runtime, call=call, exercise=self.exercise)
+
+    def own_output(self) -> tuple[str, int]:
+        """Nothing is captured: the code prints where this process prints."""
+        return "", 0
 
     def close(self) -> None:
         """Nothing to release: the code runs in this process (or is the notebook's)."""

@@ -23,6 +23,8 @@ ZYGOTE = Path(__file__).resolve().parents[1] / "inside" / "zygote.py"
 def numpy_paths() -> tuple[str, list[str]]:
     """(site directory holding numpy, [numpy's package dir, numpy.libs if present])."""
     spec = importlib.util.find_spec("numpy")
+    if spec is None or spec.origin is None:
+        raise ImportError("numpy is not installed")
     package = os.path.dirname(spec.origin)
     site = os.path.dirname(package)
     roots = [package] + [os.path.join(site, d) for d in os.listdir(site) if d.startswith("numpy.libs")]

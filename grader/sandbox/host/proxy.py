@@ -9,27 +9,19 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 import numpy as np
 
+from ...calls import Call, Namespace
 from ...compare import restate
+from ...interfaces import CallReport, Transport
 from ...signatures import method_parameters, parameters
 from ...text import printable
 from ..inside import standin
 from ..wire import Handle
 from . import errors
 from .failing_line import LINE_TEXT, line_names
-
-
-class Transport(Protocol):
-    exercise: str
-    dead: bool  # the student's side is gone (a child that crashed or timed out): the runner makes a new one
-
-    def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
-                name: str = "", call: str = "") -> Any: ...
-
-    def close(self) -> None: ...  # release the student's side (a no-op for in-process transports)
 
 
 def sibling_note(sibling: str, not_implemented: bool = False) -> str:
@@ -220,71 +212,62 @@ def unwrap(value: Any) -> Any:
     return value
 
 
-class ModuleProxy:
-    __slots__ = ("_transport", "_module", "_functions")
-
-    def __init__(self, transport: Transport, module: str):
-        self._transport = transport
-        self._module = module
-        self._functions: dict[str, FunctionProxy] = {}  # names the checks ask for: a few per module
-
-    def __getattr__(self, name: str) -> "FunctionProxy":
-        if name.startswith("__"):
-            raise AttributeError(name)
-        function = self._functions.get(name)
-        if function is None:
-            function = self._functions[name] = FunctionProxy(self._transport, self._module, name)
-        return function
-
-
-class FunctionProxy:
-    """A module-level name of the student's code; calling it calls it on the student's side."""
-
-    __slots__ = ("_transport", "_module", "_name")
-
-    def __init__(self, transport: Transport, module: str, name: str):
-        self._transport = transport
-        self._module = module
-        self._name = name
-
-    def __call__(self, *args, **kwargs):
-        call = restate(self._name, args, kwargs, parameters(self._module, self._name))  # with names and shapes
-        value = self._transport.request("call", {"module": self._module, "name": self._name},
-                                        unwrap(args), {k: unwrap(v) for k, v in kwargs.items()}, call=call)
-        return wrap(self._transport, value, self._name)
-
-    def measure(self, *args, **kwargs) -> tuple[Any, int]:
-        """Call once under tracemalloc on the student's side: (result, peak bytes)."""
-        call = f"{self._name}()"
-        value = self._transport.request("measure", {"module": self._module, "name": self._name},
-                                        unwrap(args), {k: unwrap(v) for k, v in kwargs.items()}, call=call)
-        if not (isinstance(value, tuple) and len(value) == 2 and type(value[1]) is int):
-            raise errors.StudentBadValue(f"{call}: the memory measurement came back malformed",
-                                         call=call, exercise=self._transport.exercise)
-        return wrap(self._transport, value[0], self._name), value[1]
-
-
-class Implementation:
-    """The ``impl`` fixture: ``impl.<module>.<name>(...)`` runs the student's code."""
+class Implementation(Namespace):
+    """The ``impl`` fixture: ``impl.<module>.<name>(...)`` runs the student's code (one :class:`grader.calls.Call`,
+    one request). What the trusted side measured about the last request is :attr:`last_call`."""
 
     def __init__(self, transport: Transport):
         self._transport = transport
 
-    @property
-    def transport(self) -> Transport:
-        return self._transport
+    def call(self, call: Call) -> Any:
+        label = restate(call.function, call.args, call.kwargs, parameters(call.module, call.function))  # names, shapes
+        value = self._transport.request("call", {"module": call.module, "name": call.function}, unwrap(call.args),
+                                        {k: unwrap(v) for k, v in call.kwargs.items()}, call=label)
+        return wrap(self._transport, value, call.function)
 
-    def __getattr__(self, module: str) -> ModuleProxy:
-        if module.startswith("_"):
-            raise AttributeError(module)
-        proxy = self.__dict__[module] = ModuleProxy(self._transport, module)  # found directly from now on
-        return proxy
+    def measure(self, call: Call) -> tuple[Any, int]:
+        """Call once under tracemalloc on the student's side: (result, peak bytes)."""
+        label = f"{call.function}()"
+        value = self._transport.request("measure", {"module": call.module, "name": call.function}, unwrap(call.args),
+                                        {k: unwrap(v) for k, v in call.kwargs.items()}, call=label)
+        if not (isinstance(value, tuple) and len(value) == 2 and type(value[1]) is int):
+            raise errors.StudentBadValue(f"{label}: the memory measurement came back malformed",
+                                         call=label, exercise=self._transport.exercise)
+        return wrap(self._transport, value[0], call.function), value[1]
+
+    @property
+    def last_call(self) -> CallReport:
+        """What the trusted side measured about the last request (arguments changed, kernel memory)."""
+        return self._transport.report
 
     @property
     def last_call_mutated(self) -> list[str]:
         """The arguments the last call changed in place, as labels: ``0`` (first positional), ``mask``
         (a keyword), ``1[0]`` (inside a tuple or list argument); empty when it changed none."""
-        return list(getattr(self._transport, "last_call_mutated", []))
+        return list(self._transport.report.mutated)
+
+    @property
+    def siblings_called(self) -> set[str]:
+        """The other exercises' modules whose functions the reference answered for the student's code so far."""
+        return set(self._transport.siblings_called)
+
+    @property
+    def dead(self) -> bool:
+        """The student's side is gone (a crash, a timeout): the runner makes a new implementation."""
+        return self._transport.dead
+
+    @property
+    def import_failure(self) -> errors.StudentError | None:
+        """Why the exercise's module could not be imported (None when it was, or for code in this process)."""
+        return self._transport.broken
+
+    def own_output(self) -> tuple[str, int]:
+        """What the student's code printed since the last call of this method (bounded), and its size in bytes."""
+        return self._transport.own_output()
+
+    def close(self) -> None:
+        """Release the student's side."""
+        self._transport.close()
 
     def touch_last_arguments(self) -> None:
         """On the student's side, add 1 in place to every float array the last call received (so a

@@ -87,11 +87,11 @@ class GradingSession:
 
     def import_failure(self, exercise: str, module: str) -> StudentError | None:
         """Why ``module`` does not import in a child of ``exercise`` (None when it does); the child is closed."""
-        transport = self.implementation(exercise, module).transport
+        implementation = self.implementation(exercise, module)
         try:
-            return transport.broken
+            return implementation.import_failure
         finally:
-            transport.close()
+            implementation.close()
 
     def share_budgets(self, exercises: tuple[str, ...]) -> None:
         """Open the time budgets of ``exercises`` before several threads spend them at once (no key is added

@@ -56,7 +56,7 @@ def labels(args: tuple, kwargs: dict) -> list[str | None]:
 
 def _raw(blob: np.ndarray) -> memoryview:
     """A contiguous array's bytes, as a flat byte view (no copy)."""
-    return memoryview(blob).cast("B") if blob.ndim else memoryview(blob.reshape(1)).cast("B")
+    return (memoryview(blob) if blob.ndim else memoryview(blob.reshape(1))).cast("B")  # type: ignore[arg-type]
 
 
 class Region:

@@ -42,7 +42,7 @@ class Zygote:
                       **({self.stdlib: "<python>"} if self.stdlib else {})}
         self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs two lanes)
 
-    def _ask(self, request: dict, fds: list[int] = ()) -> dict:
+    def _ask(self, request: dict, fds: list[int] | tuple[int, ...] = ()) -> dict:
         with self._asking:
             socket.send_fds(self.control, [json.dumps(request).encode()], list(fds))
             answer = self.control.recv(65536)

@@ -13,12 +13,13 @@ import time
 from typing import Any
 
 from ... import printed as printed_output
+from ...interfaces import NO_REPORT, CallReport
 from ...text import printable
 from .. import wire
 from . import errors, shared
 from .callbacks import CallbackRefused, Siblings, answer_callback
 from .limits import PRINT_LIMIT
-from .memory import KernelMemory, read_peak, reset_peak, status_kib
+from .memory import read_peak, reset_peak, status_kib
 from .proxy import MISSING_MODULE, called, error_info, import_failure, judged, student_error
 from .scrub import Scrubber
 from .spawner import Zygote
@@ -37,9 +38,10 @@ MAX_CALLBACKS = 10_000  # calls of sibling functions answered within one request
 class ChildTransport:
     """Requests to one child over its socket, with a timeout per request.
 
-    ``last_call_mutated``: labels of the arguments the last call changed in place (``0``, ``mask``,
-    ``1[0]``), decided here from the memory shared with the child (:mod:`shared`), never from what the
-    child says; ``siblings_called``: the sibling modules answered by the reference."""
+    ``report``: what the last request did (:class:`grader.interfaces.CallReport`): the arguments it changed in
+    place, decided here from the memory shared with the child (:mod:`shared`), never from what the child says,
+    and a ``measure`` request's kernel memory; ``siblings_called``: the sibling modules answered by the
+    reference."""
 
     def __init__(self, zygote: Zygote, workspace: Workspace, exercise: str, module: str,
                  siblings: Siblings | None = None):
@@ -48,18 +50,19 @@ class ChildTransport:
         self.scrub = Scrubber({**dict.fromkeys(map(str, workspace.root.parents), "<temp>"), **zygote.paths,
                                str(workspace.submission): "<your submission>", str(workspace.scratch): "<scratch>",
                                str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
-        self.last_call_mutated: list[str] = []
+        self.report = NO_REPORT
         self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
         self.output = workspace.output_file(exercise)
         self.output_seen = 0        # bytes of it already shown (own_output)
         self.dead = False           # the child died after its module imported: the runner starts a new one
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
-        self.pid, self.sock, self.region = None, None, None
+        self.pid: int | None = None                 # the child's, once started (never, for an exercise given up)
+        self.sock: socket.socket | None = None
+        self.region: shared.Region | None = None
         self.baseline_kib: int | None = None
         self.free_disk: int | None = None
         self.answered = self.populated = False
-        self.kernel_memory: KernelMemory | None = None  # of the last ``measure`` call, read from /proc
         spent = workspace.timeouts.get(exercise, 0)
         if spent >= MAX_TIMEOUTS:  # no new child for an exercise that already timed out this often
             self.broken = errors.StudentTimeout(f"not run: your {module}.py timed out {spent} times",
@@ -69,21 +72,21 @@ class ChildTransport:
 
     def _start(self, populate: bool = False) -> None:
         """Spawn the child (``populate``: for a memory check) and import the exercise's module in it."""
-        self.region = shared.Region()
+        region = self.region = shared.Region()
         self.answered = False  # it has answered a request besides its import
         self.populated = populate
         siblings = self.siblings
-        self.pid, self.sock = self.zygote.spawn(self.workspace.submission, self.workspace.scratch, self.output,
-                                                self.exercise, siblings.functions if siblings else None,
-                                                {"module": self.module, "names": list(siblings.own)} if siblings
-                                                else None, self.region, populate)
+        pid, sock = self.pid, self.sock = self.zygote.spawn(
+            self.workspace.submission, self.workspace.scratch, self.output, self.exercise,
+            siblings.functions if siblings else None,
+            {"module": self.module, "names": list(siblings.own)} if siblings else None, region, populate)
         if populate:  # its files' pages are mapped in once it says it is ready
             try:
-                self.sock.settimeout(self.timeout)
-                wire.recv(self.sock)
+                sock.settimeout(self.timeout)
+                wire.recv(sock)
             except (wire.WireError, OSError):
                 pass  # a child that never got ready fails its import next
-        self.baseline_kib = status_kib(self.pid, "VmRSS")  # before any student code ran in it
+        self.baseline_kib = status_kib(pid, "VmRSS")  # before any student code ran in it
         self.free_disk = disk_free(self.workspace.scratch)
         try:
             self.request("import", {"module": self.module}, call=f"import {self.module}")
@@ -105,7 +108,7 @@ class ChildTransport:
             raise self.broken
         if self.dead:
             raise errors.StudentCrashed(f"{call}: your process had already stopped", call=call, exercise=self.exercise)
-        self.last_call_mutated = []
+        self.report = NO_REPORT
         if op == "touch_last_args" and self.region is not None and self.region.sent:
             return self.region.touch()  # in the shared memory: the child's arguments and whatever kept them
         if op == "measure" and (self.answered or not self.populated):
@@ -126,23 +129,23 @@ class ChildTransport:
             if specs is not None:
                 header["shared"], arrays, watched = specs, [], shared.labels(tuple(args), kwargs or {})
         start = time.monotonic()
-        self.sock.settimeout(allowed)
+        sock, pid = self.sock, self.pid
+        assert sock is not None and pid is not None  # started: a child never started is broken, raised above
+        sock.settimeout(allowed)
         try:
-            self.kernel_memory = None
-            rss_before = reset_peak(self.pid) if op == "measure" else None
-            wire.send(self.sock, header, arrays)
-            answer, values = wire.recv(self.sock, deadline=start + allowed)
+            rss_before = reset_peak(pid) if op == "measure" else None
+            wire.send(sock, header, arrays)
+            answer, values = wire.recv(sock, deadline=start + allowed)
             for _ in range(MAX_CALLBACKS):  # the student's code called a sibling: the reference answers
                 if "callback" not in answer:
                     break
-                self._answer_callback(answer, values)
-                answer, values = wire.recv(self.sock, deadline=start + allowed)
+                wire.send(sock, *answer_callback(self.siblings, answer, values, self.siblings_called, self.module))
+                answer, values = wire.recv(sock, deadline=start + allowed)
             else:
                 raise CallbackRefused(f"more than {MAX_CALLBACKS} calls of other exercises' functions in one call")
-            if rss_before is not None:
-                self.kernel_memory = read_peak(self.pid, rss_before, self.baseline_kib)
-            if watched is not None:
-                self.last_call_mutated = self._mutated(watched, answer.get("mutated"))
+            kernel = None if rss_before is None else read_peak(pid, rss_before, self.baseline_kib)
+            mutated = () if watched is None else tuple(self._mutated(watched, answer.get("mutated")))
+            self.report = CallReport(mutated, kernel)
         except (socket.timeout, TimeoutError):
             self._spend(start)
             self.kill()
@@ -181,14 +184,10 @@ class ChildTransport:
         """The arguments the last call changed: those whose bytes differ in the shared region, decided here, and
         those the child says it changed (a shape or dtype set in place): a statement that can only cost the
         student, so only the labels of arrays actually sent are taken from it, never one made up."""
-        changed = {watched[index] for index in self.region.changed()}
+        changed = {watched[index] for index in (self.region.changed() if self.region is not None else ())}
         if isinstance(stated, list):
             changed |= {label for label in stated[:len(watched)] if isinstance(label, str) and label in watched}
         return [label for label in dict.fromkeys(watched) if label and label in changed]
-
-    def _answer_callback(self, frame: dict, values: list) -> None:
-        """Answer one call of a sibling's function with the reference (never the student's code)."""
-        wire.send(self.sock, *answer_callback(self.siblings, frame, values, self.siblings_called, self.module))
 
     def _answer(self, op: str, target: dict, answer: dict, values: list, call: str) -> Any:
         if answer.get("ok") is True:
@@ -299,7 +298,8 @@ class ChildTransport:
                 kill(self.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        self.sock.close()
+        if self.sock is not None:
+            self.sock.close()
         if self.region is not None:
             self.region.close()
         if not wait:

@@ -51,7 +51,7 @@ try:
     _syscall, _prctl = _libc.syscall, _libc.prctl
     _syscall.restype = _prctl.restype = ctypes.c_long
 except (OSError, AttributeError):  # not Linux / no libc symbol
-    _syscall = _prctl = None
+    _syscall = _prctl = None  # type: ignore[assignment]
 
 
 def abi() -> int:

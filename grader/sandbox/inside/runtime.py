@@ -15,6 +15,7 @@ import re
 import sys
 import traceback
 import types
+from typing import Any
 
 import numpy as np
 
@@ -180,6 +181,14 @@ class Responder:
     def lookup(self, module: str, name: str):
         raise NotImplementedError
 
+    def load(self, module: str) -> Any:
+        """The module ``module`` as the student wrote it (its namespace holds the names :meth:`lookup` finds)."""
+        raise NotImplementedError
+
+    def describe_error(self, error: BaseException, exercise_module: str) -> dict:
+        """The error the student's code raised, as the fields the trusted side reads (``proxy.error_info``)."""
+        raise NotImplementedError
+
     def prepare(self, module: str) -> None:
         raise NotImplementedError
 
@@ -332,7 +341,7 @@ class Runtime(Responder):
         where, sibling, facts = "", "", {}
         # innermost first; a SyntaxError's own file and line come before the frame that imported it. Only the
         # frame found in the submission has its source line read (numpy's frames are passed over by name)
-        places = [(frame.f_code.co_filename, lineno, frame)
+        places: list[tuple[str, int | None, Any]] = [(frame.f_code.co_filename, lineno, frame)
                   for frame, lineno in reversed(list(traceback.walk_tb(error.__traceback__)))]
         if isinstance(error, SyntaxError) and isinstance(error.filename, str):
             places.insert(0, (error.filename, None, None))  # its message already names the line
@@ -374,7 +383,8 @@ def line_facts(frame, line: str) -> dict:
     reverses the shape, as numpy does), for an exact int its value. Nothing of the student's runs: values are
     read from the frame's namespaces, and only exact builtin and numpy types are described."""
     text = line.strip()[:LINE_TEXT]
-    names, seen = [], set()
+    names: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
     local, module = frame.f_locals, frame.f_globals
     for match in LINE_NAME.finditer(text):
         name, transpose = match.group(1), match.group(2) or ""

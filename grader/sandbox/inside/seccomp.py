@@ -66,17 +66,18 @@ class _Prepared:
 _prepared: _Prepared | None = None
 
 
-def prepare() -> None:
+def prepare() -> "_Prepared":
     """Load libc and build the filter now (the zygote, before it forks), not in every child."""
     global _prepared
     if _prepared is None:
         _prepared = _Prepared()
+    return _prepared
 
 
 def deny() -> bool:
     """Install the filter on this process for good; False where it is not available. OSError if refused."""
-    prepare()
-    libc, prog = _prepared.libc, _prepared.filter
+    prepared = prepare()
+    libc, prog = prepared.libc, prepared.filter
     if prog is None:
         return False
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
@@ -93,7 +94,7 @@ def own_ipc_namespace() -> bool:
     """Move this process into a new, empty SysV IPC namespace (needs root); False where not allowed.
 
     Whatever a child creates there disappears with it, even if the filter of :func:`deny` is missing."""
-    prepare()
-    if _prepared.libc is None:
+    libc = prepare().libc
+    if libc is None:
         return False
-    return _prepared.libc.unshare(CLONE_NEWIPC) == 0
+    return libc.unshare(CLONE_NEWIPC) == 0

@@ -127,8 +127,9 @@ def unmark_caches(value, caches: list, depth: int = 0):
         raise wire.WireError("arguments nested too deeply")
     if type(value) is dict and CACHE_MARK in value:
         index, keys, values = value.get(CACHE_MARK), value.get("keys"), value.get("values")
-        if type(index) is not int or not 0 <= index <= len(caches) or not all(
-                isinstance(a, np.ndarray) and a.ndim == 2 for a in (keys, values)) or len(keys) != len(values):
+        if type(index) is not int or not 0 <= index <= len(caches) or not (
+                isinstance(keys, np.ndarray) and isinstance(values, np.ndarray) and keys.ndim == values.ndim == 2
+                and len(keys) == len(values)):
             raise wire.WireError("malformed cache")
         if index == len(caches):
             cache = PlainCache()
@@ -182,8 +183,10 @@ class Caller:
                 for k, v in zip(keys, values_appended):  # what the reference appended, appended here
                     caches[index].append(k, v)
             return wire.decode(answer.get("value"), values)
-        error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
-        raise exception_type(str(error.get("type", "Exception")))(str(error.get("message", ""))[:2000])
+        reported = answer.get("error")
+        if not isinstance(reported, dict):
+            reported = {}
+        raise exception_type(str(reported.get("type", "Exception")))(str(reported.get("message", ""))[:2000])
 
 
 def _stand_in_function(caller: Caller, module: str, name: str, own):
@@ -197,7 +200,7 @@ def _stand_in_function(caller: Caller, module: str, name: str, own):
         except Unsendable:  # an object of the student's own among the arguments: their own function takes it
             return (stand_in.student if own is None else getattr(own(), name))(*args, **kwargs)
 
-    stand_in.student = None
+    stand_in.student = None  # type: ignore[attr-defined]
 
     stand_in.__name__ = stand_in.__qualname__ = name
     stand_in.__module__ = module
@@ -256,6 +259,6 @@ def install(functions: dict, caller: Caller, root: str, package: str, lent: dict
                 raise AttributeError(attribute)
             return getattr(own(), attribute)
 
-        stand_in.__getattr__ = fallback
+        stand_in.__getattr__ = fallback  # type: ignore[method-assign]
         sys.modules[f"{package}.{module}"] = sys.modules[module] = stand_in
         setattr(sys.modules[package], module, stand_in)

@@ -16,7 +16,7 @@ def _search():
     for item in gc.get_objects():
         if type(item) is types.ModuleType and _of_grader(item.__name__):
             found.add(item.__name__)
-        elif type(item) is types.FunctionType and (_of_grader(item.__module__) or hasattr(item, "attnkit_points")):
+        elif type(item) is types.FunctionType and (_of_grader(item.__module__) or hasattr(item, "attnkit_marks")):
             found.add(f"{item.__module__}.{item.__name__}")
     frame, depth = sys._getframe(), 0
     while frame is not None:

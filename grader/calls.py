@@ -1,0 +1,274 @@
+"""One call of an exercise's function, one canonical encoding of its values, one namespace that makes calls.
+
+:class:`Call` is ``x.softmax.softmax(a, axis=0)`` as a value: module, function, arguments. A method of an object
+a call returned is the function ``Class.method`` with the object as the first argument. The student's
+implementation (``grader.sandbox``), the reference and its memo (``grader.reference``), the recording of a check
+run (``grader.diagnosis``) and the student release's recording and replay (``attnkit.release``) all take calls
+as this value, made by one :class:`Namespace`.
+
+The canonical encoding (:func:`encode`) is a JSON tree:
+
+    {"t": "array", "dtype": "<f8", "shape": [3, 4], "h": "<sha256 of dtype, shape and bytes>"}
+    {"t": "scalar", ...}                      a numpy scalar, as a 0-d array
+    {"t": "none"} / {"t": "bool" | "str", "v": ...} / {"t": "int", "v": "12"} / {"t": "float", "v": "0x1.8p+0"}
+    {"t": "tuple" | "list", "items": [...]}   told apart
+    {"t": "dict", "items": [["key", {...}], ...]}   string keys, in the dict's own order
+    {"t": "object", "v": "<token>"}           an object a reference call returned, named by its history
+    {"t": "generator", "state": {...}}        a numpy Generator, by its state
+
+Arrays follow the wire's rules (``grader.sandbox.wire.SAFE_DTYPE``: numbers, bools, fixed-width text; never an
+object array), values nest at most :data:`MAX_DEPTH` deep. Objects and generators are stateful: they are
+encoded only where the caller names them (``objects``), never in a :attr:`Call.digest`, so a memo never answers
+a call that changes an object. The release's recording is keyed by :meth:`Call.identity`, the reference's memo
+and the mistaken references' by :attr:`Call.digest`: the same tree, hashed.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable
+
+import numpy as np
+
+from .sandbox import MAX_DEPTH, SAFE_DTYPE
+
+Objects = Callable[[Any], "str | None"]   # an object's token (its history), None for a value that is no object
+
+
+_SAFE: dict[np.dtype, bool] = {}   # dtypes already matched against the wire's rule (at most 256 kept)
+
+
+def _safe(dtype: np.dtype) -> bool:
+    found = _SAFE.get(dtype)
+    if found is None:
+        found = bool(SAFE_DTYPE.match(dtype.str))
+        if len(_SAFE) < 256:
+            _SAFE[dtype] = found
+    return found
+
+
+class Unencodable(TypeError):
+    """A value the canonical encoding has no form for (an object where none may be, a function...)."""
+
+
+def array_digest(array: np.ndarray) -> str:
+    """sha256 of an array's dtype, shape and C-order bytes (40 hex digits)."""
+    digest = hashlib.sha256(f"{array.dtype.str}|{tuple(array.shape)}|".encode())
+    digest.update(np.ascontiguousarray(array).data)
+    return digest.hexdigest()[:40]
+
+
+def _array(value: np.ndarray, arrays: dict | None) -> dict:
+    if not _safe(value.dtype):
+        raise Unencodable(f"an array of dtype {value.dtype} has no canonical form")
+    digest = array_digest(value)
+    if arrays is not None and digest not in arrays:
+        arrays[digest] = np.array(value, copy=True)
+    return {"t": "array", "dtype": value.dtype.str, "shape": list(value.shape), "h": digest}
+
+
+def encode(value: Any, arrays: dict | None = None, objects: Objects | None = None, depth: int = 0) -> dict:
+    """The canonical tree of ``value``; arrays are named by digest (and copied into ``arrays`` when given).
+    ``objects`` names the stateful objects that may appear (without it they are :class:`Unencodable`)."""
+    if depth > MAX_DEPTH:
+        raise Unencodable(f"a value nested more than {MAX_DEPTH} levels deep")
+    kind = type(value)
+    if kind is np.ndarray:
+        return _array(value, arrays)
+    if value is None:
+        return {"t": "none"}
+    if kind in (bool, str):
+        return {"t": kind.__name__, "v": value}
+    if kind is int:
+        return {"t": "int", "v": str(value)}
+    if kind is float:
+        return {"t": "float", "v": value.hex()}
+    if kind in (tuple, list):
+        return {"t": kind.__name__, "items": [encode(item, arrays, objects, depth + 1) for item in value]}
+    if kind is dict and all(type(key) is str for key in value):
+        # in the dict's own order: a parameter tree comes back as the reference built it (a check walks it in
+        # that order, so the first difference it reports is the same); keyword arguments are sorted by Call
+        return {"t": "dict", "items": [[key, encode(item, arrays, objects, depth + 1)] for key, item in value.items()]}
+    if isinstance(value, np.generic):
+        return dict(_array(np.asarray(value), arrays), t="scalar")
+    if objects is not None:
+        token = objects(value)
+        if token is not None:
+            return {"t": "object", "v": token}
+        if isinstance(value, np.random.Generator):  # a seeded rng a sampling check hands the reference: by its state
+            return {"t": "generator", "state": encode(value.bit_generator.state, arrays, objects, depth + 1)}
+    raise Unencodable(f"a {kind.__name__} has no canonical form here")
+
+
+def _feed(digest: Any, value: Any, depth: int = 0) -> None:
+    """Add the canonical form of ``value`` to ``digest`` as bytes: the rules of :func:`encode` (the same values
+    accepted and refused, objects always refused), written without building the tree (a digest is taken of every
+    reference call a class makes)."""
+    if depth > MAX_DEPTH:
+        raise Unencodable(f"a value nested more than {MAX_DEPTH} levels deep")
+    kind = type(value)
+    if kind is np.ndarray:
+        if not _safe(value.dtype):
+            raise Unencodable(f"an array of dtype {value.dtype} has no canonical form")
+        digest.update(f"a{value.dtype.str}{value.shape}".encode())
+        digest.update(np.ascontiguousarray(value).data)
+    elif value is None or kind in (bool, str, int, float):
+        digest.update(f"{kind.__name__}:{value!r};".encode())
+    elif kind in (tuple, list) or (kind is dict and all(type(key) is str for key in value)):
+        digest.update(f"{kind.__name__}{len(value)}(".encode())
+        for item in (value if kind is not dict else (part for pair in value.items() for part in pair)):
+            _feed(digest, item, depth + 1)
+        digest.update(b")")
+    elif isinstance(value, np.generic) and _safe(value.dtype):
+        digest.update(f"g{value.dtype.str}:{value!r};".encode())
+    else:
+        raise Unencodable(f"a {kind.__name__} has no canonical form here")
+
+
+def decode(tree: dict, fetch: Callable[[str], np.ndarray], new: Callable[[str], Any] | None = None) -> Any:
+    """The value an :func:`encode` tree stands for (arrays from ``fetch(digest)``; ``{"t": "new", "class": ...}``,
+    an object a recorded call returned, from ``new(class)``)."""
+    kind = tree["t"]
+    if kind == "new" and new is not None:
+        return new(tree["class"])
+    if kind == "array":
+        return fetch(tree["h"])
+    if kind == "scalar":
+        return fetch(tree["h"])[()]
+    if kind == "none":
+        return None
+    if kind in ("bool", "str"):
+        return tree["v"]
+    if kind == "int":
+        return int(tree["v"])
+    if kind == "float":
+        return float.fromhex(tree["v"])
+    if kind == "list":
+        return [decode(item, fetch, new) for item in tree["items"]]
+    if kind == "tuple":
+        return tuple(decode(item, fetch, new) for item in tree["items"])
+    if kind == "dict":
+        return {key: decode(item, fetch, new) for key, item in tree["items"]}
+    raise ValueError(f"unknown node {kind!r} in a recorded value")
+
+
+@dataclass(eq=False)
+class Call:
+    """``module.function(*args, **kwargs)``; ``function`` is ``Class.method`` for a method of an object a call
+    returned (the object is ``args[0]``). ``key``: the name the reference that answered gave the call (the
+    release's recording and replay), for the mistaken outputs recorded with it."""
+
+    module: str
+    function: str
+    args: tuple
+    kwargs: dict
+    key: str | None = field(default=None, compare=False)
+
+    @property
+    def name(self) -> str:
+        """The function's or method's own name (``append`` of ``KVCache.append``)."""
+        return self.function.rpartition(".")[2]
+
+    @property
+    def method(self) -> bool:
+        return "." in self.function
+
+    def tree(self, space: str, arrays: dict | None = None, objects: Objects | None = None) -> list:
+        """``[space, module, function, args, kwargs]`` encoded, keyword arguments sorted by name."""
+        return [space, self.module, self.function, encode(tuple(self.args), arrays, objects),
+                encode(dict(sorted(self.kwargs.items())), arrays, objects)]
+
+    def identity(self, space: str, arrays: dict | None = None, objects: Objects | None = None) -> tuple[str, list]:
+        """(key, tree): the key is the sha256 of the tree's JSON (32 hex digits), the recording's key."""
+        tree = self.tree(space, arrays, objects)
+        return hashlib.sha256(_json(tree)).hexdigest()[:32], tree
+
+    @cached_property
+    def digest(self) -> bytes | None:
+        """The digest of the call's canonical form (module, function, arguments, keyword arguments sorted by name),
+        objects refused; None for a call that holds anything else (such a call is never memoised)."""
+        digest = hashlib.blake2b(f"{self.module}.{self.function}".encode(), digest_size=20)
+        try:
+            _feed(digest, self.args)
+            _feed(digest, sorted(self.kwargs.items()))
+        except Unencodable:
+            return None
+        return digest.digest()
+
+
+def _json(tree: list) -> bytes:
+    return json.dumps(tree, sort_keys=True, separators=(",", ":")).encode()
+
+
+class Handle:
+    """An object a reference call returned, where calls are recorded or replayed (``attnkit.release``): named by its
+    class and its history, ``token`` (the key of the last call that involved it, and its place in that call)."""
+
+    def __init__(self, module: str, class_name: str, token: str):
+        self._module, self._class, self._token = module, class_name, token
+
+    @property
+    def class_name(self) -> str:
+        return self._class
+
+
+def class_name(value: Any) -> str:
+    """The class an object a reference call returned stands for (a :class:`Handle`'s, or its own)."""
+    return value.class_name if isinstance(value, Handle) else type(value).__name__
+
+
+class Namespace:
+    """``x.softmax.softmax(a, axis=0)`` as ``x.call(Call("softmax", "softmax", (a,), {"axis": 0}))``: the one
+    proxy for exercise modules. A subclass answers :meth:`call`; :meth:`resolve` refuses a name at attribute
+    access (AttributeError) rather than at the call. An attribute the subclass declares is not a module."""
+
+    def call(self, call: Call) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} answers no calls")
+
+    def measure(self, call: Call) -> tuple[Any, int]:
+        """(result, peak bytes) of ``call`` measured where it runs; only the student's side measures."""
+        raise TypeError(f"{call.module}.{call.function} cannot be measured here")
+
+    def resolve(self, module: str, function: str) -> None:
+        """AttributeError when ``module.function`` is not there (every name is, unless a subclass says)."""
+
+    def __getattr__(self, module: str) -> "Module":
+        if module.startswith("_"):
+            raise AttributeError(module)
+        found = self.__dict__[module] = Module(self, module)  # found directly from now on
+        return found
+
+
+class Module:
+    """``x.softmax`` of a :class:`Namespace`."""
+
+    def __init__(self, namespace: Namespace, module: str):
+        self._namespace, self._module = namespace, module
+
+    def __getattr__(self, function: str) -> "Function":
+        if function.startswith("_"):
+            raise AttributeError(function)
+        self._namespace.resolve(self._module, function)
+        found = self.__dict__[function] = Function(self._namespace, self._module, function)
+        return found
+
+
+class Function:
+    """``x.softmax.softmax``: calling it makes one :class:`Call`."""
+
+    __slots__ = ("_namespace", "_module", "__name__")
+
+    def __init__(self, namespace: Namespace, module: str, name: str):
+        self._namespace, self._module, self.__name__ = namespace, module, name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._namespace.call(Call(self._module, self.__name__, args, kwargs))
+
+    def measure(self, *args: Any, **kwargs: Any) -> tuple[Any, int]:
+        """Call once, measuring the memory it takes where it runs: (result, peak bytes)."""
+        return self._namespace.measure(Call(self._module, self.__name__, args, kwargs))
+
+    def __repr__(self) -> str:
+        return f"<function {self._module}.{self.__name__}>"
