@@ -144,7 +144,7 @@ def checks_points(exercise_id: str) -> float:
     path = CHECKS / f"check_{exercise_id}.py"
     if not path.is_file():
         return 0
-    total = sum(float(points) for points in CHECK.findall(path.read_text(encoding="utf-8")))
+    total = float(sum(float(points) for points in CHECK.findall(path.read_text(encoding="utf-8"))))
     return int(total) if total.is_integer() else total
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-TYPES = {"object": dict, "array": list, "string": str, "integer": int, "number": (int, float), "boolean": bool}
+TYPES: dict[str, type | tuple[type, ...]] = {"object": dict, "array": list, "string": str, "integer": int,
+                                            "number": (int, float), "boolean": bool}
 SUPPORTED = {"$schema", "$id", "$defs", "$ref", "title", "description", "type", "const", "required", "properties",
              "additionalProperties", "items", "minItems", "minLength", "minimum", "exclusiveMinimum", "pattern"}
 
@@ -22,7 +23,7 @@ def first_error(value: Any, schema: dict, root: dict | None = None, path: tuple 
         raise ValueError(f"schema keywords {sorted(unknown)} are not supported by grader.schema_subset")
     if "$ref" in schema:
         schema = root["$defs"][schema["$ref"].rsplit("/", 1)[1]]
-    wanted = TYPES.get(schema.get("type", ""), object)
+    wanted: type | tuple[type, ...] = TYPES.get(schema.get("type", ""), object)
     if not isinstance(value, wanted) or isinstance(value, bool) and schema.get("type") in ("integer", "number"):
         return path, f"must be {_a(schema['type'])}, not {type(value).__name__}"
     if "const" in schema and value != schema["const"]:
