@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import functools
 import re
 import string
 
@@ -24,30 +25,40 @@ def numbers_in(text: str) -> set[float]:
     return {float(found) for found in _NUMBER.findall(re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))}
 
 
-def _instances(question: Question):
+def _instances(question: Question) -> tuple[tuple[int, frozenset, float], ...]:
     """``(seed, numbers given in the prompt, answer)`` for each distinct instance of the first SEEDS seeds."""
-    fields = {name for _, name, _, _ in string.Formatter().parse(question.prompt) if name and name != "answer"}
-    seen = set()
+    fields = frozenset(name for _, name, _, _ in string.Formatter().parse(question.prompt) if name and name != "answer")
+    return _instances_of(question.generator, fields)
+
+
+@functools.lru_cache(maxsize=256)
+def _instances_of(generator: str, fields: frozenset) -> tuple[tuple[int, frozenset, float], ...]:
+    """The instances of ``generator`` whose prompt shows ``fields``: computed once per process (a seed's variant
+    never changes), however many banks a process validates."""
+    seen, found = set(), []
     for seed in range(SEEDS):
-        variant = generate(question.generator, seed)
+        variant = generate(generator, seed)
         given = frozenset(number for name in fields for number in numbers_in(str(variant.params[name])))
         key = (given, float(variant.answer))
         if key not in seen:
             seen.add(key)
-            yield seed, given, float(variant.answer)
+            found.append((seed, given, float(variant.answer)))
+    return tuple(found)
 
 
 def generator_repeats(questions) -> list[Problem]:
     """A fixed numeric question that equals an instance of a generated one of its topic (same given numbers, same
     answer)."""
-    fixed = [(question, numbers_in(question.prompt)) for question in questions
-             if question.type == "numeric" and not question.generated]
+    fixed: dict[str, list] = {}
+    for question in questions:
+        if question.type == "numeric" and not question.generated:
+            fixed.setdefault(question.topic, []).append((question, numbers_in(question.prompt)))
     problems = []
-    for generated in (question for question in questions if question.generated):
+    for generated in (question for question in questions if question.generated and question.topic in fixed):
         for seed, given, answer in _instances(generated):
-            for question, written in fixed:
+            for question, written in fixed[generated.topic]:
                 tolerance = max(question.tolerance, generated.tolerance or 0) + 1e-9
-                same = question.topic == generated.topic and abs(question.answer - answer) <= tolerance
+                same = abs(question.answer - answer) <= tolerance
                 if same and given <= written and question.id not in {p.qid for p in problems}:
                     problems.append(Problem(
                         question.file, question.line, question.id,

@@ -78,6 +78,8 @@ def fmt(value: float) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+def run_cli(*args: str, timeout: float = 60, tmpdir: Path | None = None) -> subprocess.CompletedProcess:
+    """``python -m attnkit.grade *args``; with ``tmpdir``, that is its TMPDIR."""
+    env = dict(os.environ, **({"TMPDIR": str(tmpdir)} if tmpdir else {}))
     return subprocess.run([sys.executable, "-m", "attnkit.grade", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=REPO, env=dict(os.environ))
+                          timeout=timeout, cwd=REPO, env=env)

@@ -1,19 +1,18 @@
 """Resumable and atomic: re-runs skip what is up to date; kill -9 then re-run gives the same grades."""
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import pytest
 
-from attnkit.grade import main, records
+from attnkit.grade import main, records, scratch
 from tests.grade.gradekit import REPO, build_class, run_cli
+from tests.robustness.robustkit import private_tmpdir
 
 pytestmark = pytest.mark.slow
 CLASS = 6  # build_class's students
@@ -68,28 +67,33 @@ def test_half_written_record_is_regraded(tmp_path, graded):
 
 def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, graded):
     """Killed as soon as its first result appears (jobs 1: the other five students take far longer), the run is
-    interrupted; the re-run grades the rest and writes what an uninterrupted run writes."""
+    interrupted; the re-run grades the rest, writes what an uninterrupted run writes, and removes the temporary
+    folder the killed run left. Both runs have a TMPDIR of their own: what is left there is theirs (a test that
+    removed leftovers from the shared temp dir would remove the folders of runs living beside it)."""
     root, reference = graded["submissions"], graded["out"]
     assert graded["status"] == 0, graded["stderr"]
 
     out = tmp_path / "out"
-    process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs", "1",
-                                "--timeout", "2"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not list((out / ".attnkit").glob("*.json")):
-        time.sleep(0.005)
-    os.killpg(process.pid, signal.SIGKILL)  # the command, its forkserver and workers: a power cut
-    process.wait()
-    time.sleep(0.2)  # the zygotes see their control socket close and exit
-    # a kill -9 cannot clean up after itself: its run folder (workers, workspaces, forkserver socket) goes; the
-    # temp dir's other attnkit folders are other processes' (a concurrent test's workspace) and stay
-    for leftover in glob.glob(os.path.join(tempfile.gettempdir(), f"attnkit-run-{process.pid}-*")):
-        shutil.rmtree(leftover, ignore_errors=True)
-    assert list((out / ".attnkit").glob("*.json")), "no result appeared before the kill"
-    interrupted = not (out / "grades.csv").exists()
-    result = run_cli(str(root), "--out", str(out), "--timeout", "2")
-    assert result.returncode == 0, result.stderr
+    with private_tmpdir() as tmpdir:
+        process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs",
+                                    "1", "--timeout", "2"], cwd=REPO, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True,
+                                   env=dict(os.environ, TMPDIR=str(tmpdir)))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not list((out / ".attnkit").glob("*.json")):
+            time.sleep(0.005)
+        os.killpg(process.pid, signal.SIGKILL)  # the command, its forkserver and workers: a power cut
+        process.wait()
+        assert list((out / ".attnkit").glob("*.json")), "no result appeared before the kill"
+        interrupted = not (out / "grades.csv").exists()
+        left = list(tmpdir.glob(f"{scratch.PREFIX}{process.pid}-*"))
+        assert left or not interrupted, "the killed run left no temporary folder"
+        deadline = time.monotonic() + 10  # the zygotes see their control socket close and exit
+        while time.monotonic() < deadline and not all(scratch.abandoned(folder) for folder in left):
+            time.sleep(0.05)
+        result = run_cli(str(root), "--out", str(out), "--timeout", "2", tmpdir=tmpdir)
+        assert result.returncode == 0, result.stderr
+        assert os.listdir(tmpdir) == []  # the killed run's folder swept, the re-run's own removed
     if interrupted:
         assert "up to date" in result.stderr
     assert (out / "grades.csv").read_text() == (reference / "grades.csv").read_text()
@@ -101,23 +105,26 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, graded):
 def test_ctrl_c_stops_keeps_results_and_says_how_to_resume(tmp_path):
     root = build_class(tmp_path / "class")
     out = tmp_path / "out"
-    process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs", "2",
-                                "--timeout", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not list((out / ".attnkit").glob("*.json")):
-        time.sleep(0.005)
-    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
-    stdout, stderr = process.communicate(timeout=30)
-    kept = {p.name: p.stat().st_mtime_ns for p in (out / ".attnkit").glob("*.json")}
-    if process.returncode == 130:
-        assert "Run the same command again" in stderr and "Traceback" not in stderr
-        assert not (out / "grades.csv").exists()
-    else:  # it finished before the signal arrived
-        assert process.returncode == 0, stderr
-    assert list(out.rglob("*.tmp")) == []
-    result = run_cli(str(root), "--out", str(out), "--timeout", "2")
-    assert result.returncode == 0, result.stderr
+    with private_tmpdir() as tmpdir:  # its own TMPDIR: no other test's clean-up can reach its folders
+        process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs",
+                                    "2", "--timeout", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, start_new_session=True, env=dict(os.environ, TMPDIR=str(tmpdir)),
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not list((out / ".attnkit").glob("*.json")):
+            time.sleep(0.005)
+        os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
+        stdout, stderr = process.communicate(timeout=30)
+        kept = {p.name: p.stat().st_mtime_ns for p in (out / ".attnkit").glob("*.json")}
+        if process.returncode == 130:
+            assert "Run the same command again" in stderr and "Traceback" not in stderr
+            assert not (out / "grades.csv").exists()
+        else:  # it finished before the signal arrived
+            assert process.returncode == 0, stderr
+        assert list(out.rglob("*.tmp")) == []
+        result = run_cli(str(root), "--out", str(out), "--timeout", "2", tmpdir=tmpdir)
+        assert result.returncode == 0, result.stderr
+        assert os.listdir(tmpdir) == []
     assert f"{len(kept)} of {CLASS} submissions up to date" in result.stderr or len(kept) == CLASS
     assert all((out / ".attnkit" / name).stat().st_mtime_ns == mtime for name, mtime in kept.items())
     assert len((out / "grades.csv").read_text().splitlines()) == CLASS + 1

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from attnkit.release import main as release_main
 from grader import curriculum
 from grader.runner import discover
 from tests.nbgrader.nbgraderkit import ASSIGNMENT, export
@@ -77,9 +76,7 @@ def run_kernel(release: Path, mode: str, notebooks: list[Path]) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def test_visible_test_cells_run_on_the_student_release(tmp_path):
-    release = tmp_path / "student"
-    assert release_main([str(release)]) == 0
+def test_visible_test_cells_run_on_the_student_release(tmp_path, release):
     assert export(tmp_path / "course") == 0
     notebooks = sorted((tmp_path / "course" / "source" / ASSIGNMENT).glob("*.ipynb"))
     visible = {s.name for e in curriculum.ids() for s in discover(e) if s.visibility != "hidden"}

@@ -127,3 +127,20 @@ def test_an_optional_field_left_empty_is_refused_as_the_schema_refuses_it(tmp_pa
     with pytest.raises(BankError) as plain:  # what a session sees, without the JSON schema
         load_bank([path])
     assert any(expected in problem.message for problem in plain.value.problems)
+
+
+def test_a_generators_instances_are_computed_once_per_process(tmp_path, monkeypatch):
+    """Validating the shipped banks again (``attnkit quiz validate`` of several files, the fuzz tests) draws no
+    generator variant again: a seed's variant never changes."""
+    from attnkit.quiz import bankrules
+
+    calls = []
+    real = bankrules.generate
+    monkeypatch.setattr(bankrules, "generate", lambda name, seed: calls.append(name) or real(name, seed))
+    bankrules._instances_of.cache_clear()
+    path = bank(tmp_path, HARD)
+    load_bank([path], against_shipped=True, schema_too=True)
+    first = len(calls)
+    assert first >= bankrules.SEEDS  # the shipped banks have generated questions, each tried on SEEDS seeds
+    load_bank([path], against_shipped=True, schema_too=True)
+    assert len(calls) == first

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS, EXERCISES = REPO / "solutions", REPO / "exercises"
 SITE = str(Path(importlib.util.find_spec("numpy").origin).parents[1])
@@ -68,3 +70,14 @@ def copy_modules(source: Path, target: Path) -> Path:
     for path in source.glob("*.py"):
         shutil.copyfile(path, target / path.name)
     return target
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory) -> Path:
+    """``attnkit release <tmp>/student``, built once per run (by the worker running every test that uses it): the
+    folder (``student.zip`` is beside it). The release tests and the nbgrader student-kernel test use it."""
+    from attnkit.release import main
+
+    out = tmp_path_factory.mktemp("release") / "student"
+    assert main([str(out)]) == 0
+    return out
