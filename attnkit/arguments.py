@@ -94,6 +94,6 @@ def exercises_folder(impl: str | Path) -> Path:
     for folder in (here, *here.parents[:SEARCH_UP]):
         if (folder / DEFAULT_IMPL).is_dir():
             return folder / DEFAULT_IMPL
-        if any((folder / f"{exercise.module}.py").is_file() for exercise in curriculum.exercises()):
+        if any((folder / f"{exercise.id}.py").is_file() for exercise in curriculum.exercises()):
             return folder
     return impl

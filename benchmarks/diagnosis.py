@@ -74,7 +74,7 @@ def one_round(folder: Path) -> dict[str, list[float]]:
             submission.mkdir()
             for source in SOLUTIONS.glob("*.py"):
                 (submission / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-            (submission / f"{exercise.module}.py").write_text(wrong_module(exercise.module), encoding="utf-8")
+            (submission / f"{exercise.id}.py").write_text(wrong_module(exercise.id), encoding="utf-8")
             run_exercise(exercise.id, lambda name, submission=submission: in_process(submission, name))
     finally:
         diagnosis.Session.diagnose, diagnosis.Session.diagnose_rank = diagnose, rank

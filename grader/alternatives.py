@@ -37,7 +37,7 @@ def concepts() -> tuple[Concept, ...]:
     for exercise in curriculum.exercises():
         declared = getattr(mistakes.module_of_exercise(exercise.id), "ALTERNATIVES", None)
         if isinstance(declared, Alternatives):
-            found.append(Concept(exercise.module, declared.what, declared.variants))
+            found.append(Concept(exercise.id, declared.what, declared.variants))
     return tuple(found)
 
 

@@ -29,7 +29,7 @@ def blame_callers(results: list[ExerciseResult], passing: set[str]) -> None:
         for check in result.checks:
             if not check.blocked_by or check.blocked_by not in passing:
                 continue
-            module = curriculum.get(check.blocked_by).module
+            module = curriculum.get(check.blocked_by).id
             task = next((t for t in exercise.tasks if t.number == check.task), exercise.tasks[0])
             note = CALLER_AT_FAULT.format(module=module, sibling=check.blocked_by, function=task.name,
                                           task=task.number, exercise=exercise.id)

@@ -58,11 +58,6 @@ class Exercise:
     recorded_points: float | None = None   # a built copy's record of its checks' points (None in the source)
 
     @property
-    def module(self) -> str:
-        """The exercise's module name: its id."""
-        return self.id
-
-    @property
     def points(self) -> float:
         """The sum of its checks' points (as a built copy recorded them, or read from its checks file)."""
         return checks_points(self.id) if self.recorded_points is None else self.recorded_points

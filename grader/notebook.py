@@ -64,7 +64,7 @@ class NotebookRuntime(Responder):
         self.namespace = namespace
 
     def prepare(self, module: str) -> None:  # the notebook's cells were run already: only the name is checked
-        if module not in {exercise.module for exercise in curriculum.exercises()}:
+        if module not in {exercise.id for exercise in curriculum.exercises()}:
             raise Unresolved(UNKNOWN_MODULE.format(module=module))
 
     def lookup(self, module: str, name: str):

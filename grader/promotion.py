@@ -39,7 +39,7 @@ def promoting_dependency(exercise: str, impl: Any, reference: Any = None) -> Mis
                 continue
             result = execute(spec, impl, reference)
             if result.status != "passed" and "dtype" in result.message.split("\n", 1)[0]:
-                module = curriculum.get(other).module
+                module = curriculum.get(other).id
                 return replace(generic.DTYPE_IN_DEPENDENCY, looks_like=(
                     f"the dtype changed inside your {module}.py (exercise {other}), which this exercise uses: its "
                     f"own dtype check fails ({result.message.splitlines()[0]})"))

@@ -161,5 +161,5 @@ def unmemoised() -> Iterator[None]:
 @lru_cache(maxsize=1)
 def reference() -> LiveReference:
     """The reference solutions with one module per exercise (``reference().softmax.softmax``), memoised."""
-    return LiveReference({e.module: importlib.import_module(f"solutions.{e.module}") for e in curriculum.exercises()},
+    return LiveReference({e.id: importlib.import_module(f"solutions.{e.id}") for e in curriculum.exercises()},
                          cache())

@@ -200,7 +200,7 @@ def _exercise_of(module: str, own: str) -> str:
     """The exercise whose module ``module`` is, when it is not ``own``'s (empty otherwise)."""
     if not module:
         return ""
-    other = next((e.id for e in curriculum.exercises() if e.module == module), "")
+    other = next((e.id for e in curriculum.exercises() if e.id == module), "")
     return "" if other == own else other
 
 
@@ -254,13 +254,13 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     are answered by the reference too (``Siblings.own``)."""
     functions = {}
     for needed in curriculum.prerequisites(exercise):
-        module_name = curriculum.get(needed).module
+        module_name = curriculum.get(needed).id
         names = _public_functions(module_name, lent=True)
         if module_name in trusted:
             names = tuple(name for name in names if name in LENT_CLASSES)
         if names:
             functions[module_name] = names
-    return Siblings(functions, _answer_with_reference, _public_functions(curriculum.get(exercise).module))
+    return Siblings(functions, _answer_with_reference, _public_functions(curriculum.get(exercise).id))
 
 
 def _public_functions(module_name: str, lent: bool = False) -> tuple[str, ...]:
@@ -279,7 +279,7 @@ def _answer_with_reference(module: str, name: str, args: tuple, kwargs: dict) ->
 def sibling_notes(results: list[ExerciseResult]) -> None:
     """Tell each exercise graded with a reference sibling when the student's own sibling fails its checks: its
     visible checks, since the note is shown before grades are published (a hidden check's result never shows)."""
-    failing = {curriculum.get(r.exercise).module: r.exercise for r in results
+    failing = {curriculum.get(r.exercise).id: r.exercise for r in results
                if r.visible_score < r.visible_max_score}
     for result in results:
         weak = sorted(failing[module] for module in result.reference_siblings if module in failing)
@@ -323,7 +323,7 @@ def run_submission(session: GradingSession, exercises: tuple[str, ...] | None = 
     for exercise in chosen[len(results):]:
         results.append(run_one(exercise))
         if results[-1].checks and results[-1].score == results[-1].max_score:
-            passed.add(curriculum.get(exercise).module)
+            passed.add(curriculum.get(exercise).id)
     unknown = sorted(blockers(results) - set(chosen))  # a blamed exercise outside the run: does it pass?
     verdicts = results + [run_one(exercise) for exercise in unknown]
     for check in (check for result in results for check in result.checks):

@@ -48,7 +48,7 @@ def method_parameters(class_name: str, method: str) -> tuple[str, ...]:
     that class (empty when unknown)."""
     from . import curriculum
 
-    return next((names for names in (parameters(e.module, f"{class_name}.{method}") for e in curriculum.exercises())
+    return next((names for names in (parameters(e.id, f"{class_name}.{method}") for e in curriculum.exercises())
                  if names), ())
 
 

@@ -45,9 +45,9 @@ def modules(impl: Path) -> dict[str, Path]:
 
     found = {}
     for exercise in curriculum.exercises():
-        path = impl / f"{exercise.module}.py"
+        path = impl / f"{exercise.id}.py"
         if path.is_file() and not path.is_symlink():
-            found[f"exercises/{exercise.module}.py"] = path
+            found[f"exercises/{exercise.id}.py"] = path
     return found
 
 
@@ -75,7 +75,7 @@ def main(impl: str | Path = "exercises", output: str | Path = DEFAULT_OUTPUT, fo
     if output.exists() and not force:
         return _refuse(EXISTS.format(path=output))
     entries = modules(impl)
-    every = [e.module for e in curriculum.exercises()]
+    every = [e.id for e in curriculum.exercises()]
     if not entries:
         return _refuse(NO_MODULES.format(path=impl, modules=", ".join(f"{m}.py" for m in every)))
     try:
@@ -87,7 +87,7 @@ def main(impl: str | Path = "exercises", output: str | Path = DEFAULT_OUTPUT, fo
                         missing=f"; missing: {', '.join(absent)}" if absent else ""), file=out)
     from .health import examine
 
-    packed = {e.id: e.module for e in curriculum.exercises() if f"exercises/{e.module}.py" in entries}
+    packed = {e.id: e.id for e in curriculum.exercises() if f"exercises/{e.id}.py" in entries}
     health = examine(impl, packed)
     for module in packed.values():
         if module in health.broken:

@@ -142,7 +142,7 @@ def _reference_of(function: str):
     try:
         from grader import curriculum
 
-        module = next((e.module for e in curriculum.exercises() if any(t.name == function for t in e.tasks)), None)
+        module = next((e.id for e in curriculum.exercises() if any(t.name == function for t in e.tasks)), None)
         if module is not None:
             return importlib.import_module(f"solutions.{module}")
     except ImportError:

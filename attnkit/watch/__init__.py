@@ -37,7 +37,7 @@ def affected(changed: set[str]) -> tuple[str, ...]:
     """The exercises whose module changed, and every exercise that (transitively) uses one of them."""
     from grader import curriculum
 
-    return curriculum.users_of(e.id for e in curriculum.exercises() if e.module in changed)
+    return curriculum.users_of(e.id for e in curriculum.exercises() if e.id in changed)
 
 
 def add_arguments(parser) -> None:

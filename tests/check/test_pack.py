@@ -9,7 +9,7 @@ from grader import curriculum
 from grader.runner import discover
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = sorted(f"exercises/{e.module}.py" for e in curriculum.exercises())
+MODULES = sorted(f"exercises/{e.id}.py" for e in curriculum.exercises())
 
 
 def _student(tmp_path) -> Path:

@@ -26,7 +26,7 @@ def test_each_documented_convention_has_a_visible_check(exercise):
     specs = discover(exercise)
     visible = {spec.rule for spec in specs if spec.visibility == "visible"}
     wanted = {"values", "dtype"} | ({"untouched"} if exercise != "kv_cache" else set())  # KVCache keeps copies
-    if raises_value_error(curriculum.get(exercise).module):
+    if raises_value_error(curriculum.get(exercise).id):
         wanted.add("raises")
     assert wanted <= visible, f"{exercise}: no visible check for {sorted(wanted - visible)}"
     hidden = {spec.rule for spec in specs if spec.visibility == "hidden"}

@@ -16,10 +16,10 @@ TITLE_AND_YEAR = re.compile(r'"[^"]+" \([^()]*\b(19|20)\d\d\)')
 @pytest.mark.parametrize("folder", ["solutions", "exercises"])
 def test_modules_cite_no_seed_file(folder):
     for exercise in curriculum.exercises():
-        text = (ROOT / folder / f"{exercise.module}.py").read_text(encoding="utf-8")
-        assert not SEED_FILE.search(text), (folder, exercise.module, SEED_FILE.search(text).group())
+        text = (ROOT / folder / f"{exercise.id}.py").read_text(encoding="utf-8")
+        assert not SEED_FILE.search(text), (folder, exercise.id, SEED_FILE.search(text).group())
         reading = re.search(r"^Reading: (.*?)\n(?:\n|\"\"\")", text, re.MULTILINE | re.DOTALL)
-        assert reading is None or TITLE_AND_YEAR.search(reading.group(1)), (folder, exercise.module)
+        assert reading is None or TITLE_AND_YEAR.search(reading.group(1)), (folder, exercise.id)
 
 
 def test_the_students_curriculum_leaves_the_seed_notes_out():

@@ -23,14 +23,14 @@ def documented_raises() -> set[tuple[str, int]]:
     """(module, line) of every ``raise ValueError`` inside a public function or method of the solutions."""
     found = set()
     for exercise in curriculum.exercises():
-        tree = ast.parse((SOLUTIONS / f"{exercise.module}.py").read_text())
+        tree = ast.parse((SOLUTIONS / f"{exercise.id}.py").read_text())
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_") or \
                     isinstance(node, ast.FunctionDef) and node.name == "__init__":
                 for inner in ast.walk(node):
                     if isinstance(inner, ast.Raise) and isinstance(inner.exc, ast.Call) and \
                             getattr(inner.exc.func, "id", "") == "ValueError":
-                        found.add((exercise.module, inner.lineno))
+                        found.add((exercise.id, inner.lineno))
     return found
 
 
@@ -38,7 +38,7 @@ def optional_arguments() -> set[tuple[str, str, str]]:
     """(module, function, parameter) of every parameter with a default of a public function or method."""
     found = set()
     for exercise in curriculum.exercises():
-        module = __import__(f"solutions.{exercise.module}", fromlist=["_"])
+        module = __import__(f"solutions.{exercise.id}", fromlist=["_"])
         for name, value in vars(module).items():
             if name.startswith("_") or getattr(value, "__module__", "") != module.__name__:
                 continue
@@ -48,7 +48,7 @@ def optional_arguments() -> set[tuple[str, str, str]]:
             for function, member in functions:
                 for parameter in inspect.signature(member).parameters.values():
                     if parameter.default is not inspect.Parameter.empty:
-                        found.add((exercise.module, function, parameter.name))
+                        found.add((exercise.id, function, parameter.name))
     return found
 
 

@@ -16,7 +16,7 @@ from grader.results import Status
 from tests.grader.graderkit import copy_solutions, run
 
 pytestmark = pytest.mark.slow
-PAIRS = [(exercise.id, mistake) for exercise in curriculum.exercises() for mistake in reaching(exercise.module)]
+PAIRS = [(exercise.id, mistake) for exercise in curriculum.exercises() for mistake in reaching(exercise.id)]
 
 
 def test_the_registry_lists_the_concepts_reaching_each_module():

@@ -60,21 +60,21 @@ def zeros_of_the_right_shape(module: str) -> str:
 
 def grade(tmp_path, exercise: str, source: str):
     impl = copy_solutions(tmp_path)
-    (impl / f"{curriculum.get(exercise).module}.py").write_text(source)
+    (impl / f"{curriculum.get(exercise).id}.py").write_text(source)
     return run(impl, exercise)
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
 def test_always_raising_scores_nothing(tmp_path, exercise):
-    result = grade(tmp_path, exercise, always_raises(curriculum.get(exercise).module))
+    result = grade(tmp_path, exercise, always_raises(curriculum.get(exercise).id))
     assert result.score == 0, [c.name for c in result.checks if c.status == PASSED]
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
 def test_zeros_of_the_right_shape_score_nothing(tmp_path, exercise):
     entry = curriculum.get(exercise)
-    result = grade(tmp_path, exercise, zeros_of_the_right_shape(entry.module))
-    classes = {name for name, is_class in public(entry.module) if is_class}
+    result = grade(tmp_path, exercise, zeros_of_the_right_shape(entry.id))
+    classes = {name for name, is_class in public(entry.id) if is_class}
     kept = {number for number, task in enumerate(entry.tasks, 1) if task.name in classes}  # the reference's class
     assert [c.name for c in result.checks if c.status == PASSED and c.task not in kept] == []
 

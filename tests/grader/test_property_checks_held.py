@@ -53,15 +53,15 @@ def public(module: str) -> list[tuple[str, bool]]:
 def values_only_mutant(tmp_path, exercise: str):
     """A copy of the solutions whose ``exercise`` module returns wrong values and nothing else wrong."""
     impl = copy_solutions(tmp_path)
-    path = impl / f"{curriculum.get(exercise).module}.py"
-    functions = [name for name, is_class in public(curriculum.get(exercise).module) if not is_class]
+    path = impl / f"{curriculum.get(exercise).id}.py"
+    functions = [name for name, is_class in public(curriculum.get(exercise).id) if not is_class]
     path.write_text(path.read_text() + PERTURB + "".join(f"{name} = _wrap({name})\n" for name in functions))
     return impl
 
 
 def class_tasks(exercise: str) -> set[int]:
     entry = curriculum.get(exercise)
-    classes = {name for name, is_class in public(entry.module) if is_class}
+    classes = {name for name, is_class in public(entry.id) if is_class}
     return {number for number, task in enumerate(entry.tasks, 1) if task.name in classes}
 
 
@@ -83,7 +83,7 @@ def test_a_values_only_mistake_costs_points_in_value_checks_alone(tmp_path, exer
 
 @pytest.mark.parametrize("exercise", EXERCISES)
 def test_an_exception_on_every_call_is_charged_by_the_value_checks_alone(tmp_path, exercise):
-    module = curriculum.get(exercise).module
+    module = curriculum.get(exercise).id
     impl = copy_solutions(tmp_path)
     path = impl / f"{module}.py"
     path.write_text(path.read_text() + "".join(  # every function raises, as the value checks see first

@@ -16,7 +16,7 @@ def namespace_of(package: str) -> dict:
     """What a notebook's globals hold once every answer cell of ``package`` (solutions/exercises) has run."""
     names: dict = {}
     for exercise in curriculum.exercises():
-        module = importlib.import_module(f"{package}.{exercise.module}")
+        module = importlib.import_module(f"{package}.{exercise.id}")
         names.update({k: v for k, v in vars(module).items() if not k.startswith("_")})
     return names
 

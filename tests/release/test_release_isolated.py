@@ -132,7 +132,7 @@ def test_what_pack_writes_is_what_grade_takes(release, tmp_path):
     done = isolated(release, CLI, "pack", cwd=student)
     assert done.returncode == 0, done.stderr
     names = sorted(zipfile.ZipFile(student / "submission.zip").namelist())
-    assert names == sorted(f"exercises/{e.module}.py" for e in curriculum.exercises())
+    assert names == sorted(f"exercises/{e.id}.py" for e in curriculum.exercises())
     assert isolated(release, CLI, "pack", cwd=student).returncode == 2  # no silent overwrite
     klass = tmp_path / "class"
     klass.mkdir()

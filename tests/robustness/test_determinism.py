@@ -81,7 +81,7 @@ def takes_a_generator(exercise: str) -> bool:
 
     from grader import curriculum
 
-    module = importlib.import_module(f"solutions.{curriculum.get(exercise).module}")
+    module = importlib.import_module(f"solutions.{curriculum.get(exercise).id}")
     return any("rng" in inspect.signature(value).parameters for value in vars(module).values()
                if inspect.isfunction(value) and value.__module__ == module.__name__)
 
