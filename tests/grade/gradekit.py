@@ -16,7 +16,7 @@ SOLUTIONS, EXERCISES = REPO / "solutions", REPO / "exercises"
 
 def copy_modules(source: Path, target: Path) -> Path:
     target.mkdir(parents=True)
-    for path in source.glob("*.py"):
+    for path in sorted(source.glob("*.py")):
         shutil.copyfile(path, target / path.name)
     return target
 
