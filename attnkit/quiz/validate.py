@@ -61,6 +61,14 @@ class _Collector:
         self.problems.append(Problem(self.file, line, self.qid, message))
 
 
+# Questions come one at a time, in any order (a review, a generated set, an LMS export): a prompt that points at
+# another question's setup ("in the same example", "the previous question") cannot be understood on its own.
+BACK_REFERENCE = re.compile(
+    r"\b(?:in|from|for|with|of|on) the same (?:[\w\"'-]+ ){0,4}?"
+    r"(?:example|sentence|setup|matrix|matrices|question|numbers|values|scores|input)\b"
+    r"|\b(?:previous|last|above|earlier) (?:question|example|answer)\b|\bas (?:above|before)\b", re.IGNORECASE)
+
+
 def _template_fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
@@ -104,6 +112,9 @@ def check_entry(file: str, entry, file_topic: str | None, line: int = 1,
             out.add(f"'{key}' must be text, not {_kind(entry[key])}: put it in quotes", key)
         elif not entry[key].strip():
             out.add(f"'{key}' is empty: write the text", key)
+        elif key == "prompt" and (found := BACK_REFERENCE.search(entry[key])):
+            out.add(f"the prompt refers to another question ({found.group(0)!r}): questions are asked one at a time "
+                    "and in any order, so state the setup in this one", key)
     if entry.get("difficulty") not in DIFFICULTIES:
         out.add(f"'difficulty' must be one of: {', '.join(DIFFICULTIES)}", "difficulty")
     _check_source(out)

@@ -169,6 +169,22 @@ def test_unknown_or_incomplete_source_is_rejected(tmp_path, source, expected):
     assert problem.line == 10 and expected in problem.message
 
 
+@pytest.mark.parametrize("prompt", ["In the same example, what is the scaled score?",
+                                    "With the same \"India is great\" scores, pick the largest weight.",
+                                    "Using the matrix of the previous question, what is entry (0, 1)?",
+                                    "As above, which axis does the softmax normalise?"])
+def test_a_prompt_that_leans_on_another_question_is_refused(tmp_path, prompt):
+    path = write(tmp_path, "bad.yaml", GOOD.replace("prompt: Pick a.", f"prompt: '{prompt}'"))
+    (problem,) = problems_of(path)
+    assert problem.line == 6 and "refers to another question" in problem.message
+
+
+def test_a_prompt_may_say_the_same_about_its_own_setup(tmp_path):
+    path = write(tmp_path, "ok.yaml", GOOD.replace("prompt: Pick a.",
+                                                  "prompt: Does adding the same constant to every score change a?"))
+    assert load_bank([path])
+
+
 def test_a_paper_is_cited_by_title_and_year(tmp_path):
     path = write(tmp_path, "ok.yaml", GOOD.replace("{file: 002_5d842bf762d216d9.txt, section: In Code}",
                                                    "{paper: Attention Is All You Need, year: 2017, section: '3.2.1'}"))
