@@ -21,29 +21,18 @@ import sys
 import zipfile
 from pathlib import Path
 
+from tests.grade.gradekit import copy_modules, zip_modules
+
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS, EXERCISES = REPO / "solutions", REPO / "exercises"
 COURSE = ("softmax", "masking", "attention", "positional", "tiled_attention")
 SIZE = 60
 
 
-def _copy(source: Path, target: Path) -> Path:
-    target.mkdir(parents=True)
-    for path in sorted(source.glob("*.py")):
-        shutil.copyfile(path, target / path.name)
-    return target
-
-
-def _zip(source: Path, archive: Path, prefix: str) -> None:
-    with zipfile.ZipFile(archive, "w") as zipped:
-        for path in sorted(source.glob("*.py")):
-            zipped.write(path, prefix + path.name)
-
-
 def _mistaken(root: Path, index: int, module: str, mistake) -> None:
     from grader.mistakes.model import apply
 
-    folder = _copy(SOLUTIONS, root / f"m{index:02d}_{mistake.id}")
+    folder = copy_modules(SOLUTIONS, root / f"m{index:02d}_{mistake.id}")
     path = folder / f"{module}.py"
     path.write_text(apply(path.read_text(encoding="utf-8"), mistake.patch, mistake.id), encoding="utf-8")
 
@@ -53,19 +42,19 @@ def build(root: Path) -> Path:
     from grader import mistakes
 
     root.mkdir(parents=True)
-    _copy(SOLUTIONS, root / "ref_folder")
-    _copy(SOLUTIONS, root / "ref_nested" / "exercises")
-    _zip(SOLUTIONS, root / "ref_zip.zip", "handin/exercises/")
-    _copy(EXERCISES, root / "stubs")
-    half = _copy(SOLUTIONS, root / "half_done")
+    copy_modules(SOLUTIONS, root / "ref_folder")
+    copy_modules(SOLUTIONS, root / "ref_nested" / "exercises")
+    zip_modules(SOLUTIONS, root / "ref_zip.zip", "handin/exercises/")
+    copy_modules(EXERCISES, root / "stubs")
+    half = copy_modules(SOLUTIONS, root / "half_done")
     for name in ("positional.py", "tiled_attention.py"):
         shutil.copyfile(EXERCISES / name, half / name)
-    broken = _copy(SOLUTIONS, root / "syntax_error")
+    broken = copy_modules(SOLUTIONS, root / "syntax_error")
     with open(broken / "masking.py", "a") as handle:
         handle.write("\ndef oops(:\n")
-    renamed = _copy(SOLUTIONS, root / "renamed")
+    renamed = copy_modules(SOLUTIONS, root / "renamed")
     (renamed / "softmax.py").rename(renamed / "Softmax (1).py")
-    linked = _copy(SOLUTIONS, root / "linked")
+    linked = copy_modules(SOLUTIONS, root / "linked")
     (linked / "masking.py").unlink()
     (linked / "masking.py").symlink_to(SOLUTIONS / "masking.py")
     (root / "symlinked").symlink_to(root / "ref_folder")
@@ -75,16 +64,16 @@ def build(root: Path) -> Path:
             zipped.write(path, path.name)
         zipped.writestr("../escape.py", "x = 1\n")
         zipped.writestr("/tmp/attnkit-x/submission/absolute.py", "x = 1\n")
-    _copy(SOLUTIONS, root / "twice")
-    _zip(EXERCISES, root / "twice.zip", "")
-    _copy(SOLUTIONS, root / "zoë (2)")
+    copy_modules(SOLUTIONS, root / "twice")
+    zip_modules(EXERCISES, root / "twice.zip", "")
+    copy_modules(SOLUTIONS, root / "zoë (2)")
     chosen = [(module, mistake) for module in COURSE for mistake in mistakes.of_exercise(module) if mistake.patch]
     students = len(list(root.iterdir())) - 1  # twice/ and twice.zip are one student
     for index, (module, mistake) in enumerate(chosen[:SIZE - students - 6]):
         _mistaken(root, index, module, mistake)
     filler = 0
     while len(list(root.iterdir())) - 1 < SIZE:
-        _copy(EXERCISES if filler % 3 == 2 else SOLUTIONS, root / f"ref_{filler:02d}")
+        copy_modules(EXERCISES if filler % 3 == 2 else SOLUTIONS, root / f"ref_{filler:02d}")
         filler += 1
     return root
 

@@ -13,6 +13,8 @@ import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.grade.gradekit import copy_modules  # noqa: F401  (the robustness tests import it from here)
+
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS, EXERCISES = REPO / "solutions", REPO / "exercises"
 PR_SET_CHILD_SUBREAPER = 36
@@ -26,13 +28,6 @@ def fuzz(**changes):
     from hypothesis import settings
 
     return settings(settings.get_profile(os.environ.get(FUZZ_PROFILE_ENV, FUZZ_PROFILE)), **changes)
-
-
-def copy_modules(source: Path, target: Path) -> Path:
-    target.mkdir(parents=True)
-    for path in sorted(source.glob("*.py")):
-        shutil.copyfile(path, target / path.name)
-    return target
 
 
 def _edit(path: Path, old: str, new: str) -> None:
