@@ -41,7 +41,7 @@ class Done:
 def initialize(timeout: float, memory_bytes: int, counter=None, student_seconds: float | None = None,
                current=None, stdlib: str | None = None) -> None:
     """Pool initializer: ignore Ctrl-C, keep every temporary folder under one root removed at exit, start the
-    session step's zygote (:func:`attnkit.grade.steps.session.start`)."""
+    session step's sandbox (:func:`attnkit.grade.steps.session.start`)."""
     global _current
     from multiprocessing import util
 
