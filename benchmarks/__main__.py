@@ -5,7 +5,8 @@ sizes), side by side with ``nbgrader autograde`` (skipped with a line when nbgra
 installed), isolation overhead (in-process floor vs sandbox), student latency (``attnkit
 check`` from process start), tiled attention (time and memory against plain attention), cached against
 uncached generation (the KV cache at d = 256, 150 new tokens) and, with
-``--versus REV``, the same class graded by an earlier revision of the kit (:mod:`benchmarks.versus`).
+``--versus REV``, a half-failing and an all-correct class graded by this checkout and an earlier revision
+of the kit, side by side (:mod:`benchmarks.versus`).
 Ratios are measured side by side in the same run; nothing here is asserted by the tests.
 """
 from __future__ import annotations
@@ -46,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=SECTIONS, action="append", help="run only these sections")
     parser.add_argument("--versus", metavar="REV", help="also grade one class with this git revision of the kit, "
                         "side by side (its course: --exercises set to its curriculum)")
+    parser.add_argument("--versus-size", type=int, default=200, help="submissions per class in --versus (default 200)")
+    parser.add_argument("--versus-repeats", type=int, default=1, help="alternating runs per class in --versus "
+                        "(default 1; medians when more)")
     parser.add_argument("--out", default="benchmarks/results.json", help="where the JSON goes")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if not args.quick else [20, 40]
@@ -64,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     if "generation" in chosen:
         results["generation"] = generation.run(n_new=40 if args.quick else 150, repeats=1 if args.quick else 2)
     if "versus" in chosen and args.versus:
-        results["versus"] = versus.run(args.versus, 20 if args.quick else 60, 1 if args.quick else 3)
+        results["versus"] = versus.run(args.versus, 20 if args.quick else args.versus_size,
+                                        1 if args.quick else args.versus_repeats)
     print(render(results))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

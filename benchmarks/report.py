@@ -46,12 +46,16 @@ def _nbgrader(data: dict) -> Table:
 def _versus(data: dict) -> Table:
     if data.get("skipped"):
         return _table("Side by side with an earlier revision", ["skipped"], [[data["skipped"]]])
-    rows = [[row["tool"], f"{row['seconds']:.2f}", f"{row['per_second']:.1f}", row["checks"],
-             f"{row['ms_per_check']:.2f}"] for row in data["rows"]]
-    rows.append(["this / earlier", f"x{data['ratio_per_submission']:.2f}", "", "", f"x{data['ratio_per_check']:.2f}"])
-    return _table(f"Side by side with {data['revision']} ({data['size']} submissions, --jobs 2, its "
-                  f"{len(data['exercises'])} exercises; medians)",
-                  ["grader", "seconds", "subs/s", "checks/sub", "ms/check"], rows)
+    rows = []
+    for group in data["classes"]:
+        for row in group["rows"]:
+            tool = data["revision"] if row["tool"] == "earlier" else row["tool"]
+            rows.append([group["mix"], tool, f"{row['seconds']:.2f}", f"{row['per_second']:.2f}", row["checks"],
+                         f"{row['ms_per_check']:.2f}"])
+        rows.append([group["mix"], "speed-up", f"x{group['speedup']:.2f}", "", "", f"x{group['ratio_per_check']:.2f}"])
+    return _table(f"Side by side with {data['revision']} ({data['size']} submissions per class, --jobs 2, its "
+                  f"{len(data['exercises'])} exercises; medians of {data['repeats']})",
+                  ["class", "grader", "seconds", "subs/s", "checks/sub", "ms/check"], rows)
 
 
 def render(results: dict) -> str:
