@@ -18,6 +18,7 @@ from ...text import printable
 from .. import wire
 from . import errors, shared
 from .callbacks import CallbackRefused, Siblings, answer_callback
+from .channel import Channel
 from .limits import PRINT_LIMIT
 from .memory import read_peak, reset_peak, status_kib
 from .proxy import MISSING_MODULE, called, error_info, import_failure, judged, student_error
@@ -58,7 +59,7 @@ class ChildTransport:
         self.dead = False           # the child died after its module imported: the runner starts a new one
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
         self.pid: int | None = None                 # the child's, once started (never, for an exercise given up)
-        self.sock: socket.socket | None = None
+        self.channel: Channel | None = None     # its socket
         self.region: shared.Region | None = None
         self.baseline_kib: int | None = None
         self.free_disk: int | None = None
@@ -76,14 +77,15 @@ class ChildTransport:
         self.answered = False  # it has answered a request besides its import
         self.populated = populate
         siblings = self.siblings
-        pid, sock = self.pid, self.sock = self.zygote.spawn(
+        pid, sock = self.zygote.spawn(
             self.workspace.submission, self.workspace.scratch, self.output, self.exercise,
             siblings.functions if siblings else None,
             {"module": self.module, "names": list(siblings.own)} if siblings else None, region, populate)
+        self.pid, channel = pid, Channel(sock)
+        self.channel = channel
         if populate:  # its files' pages are mapped in once it says it is ready
             try:
-                sock.settimeout(self.timeout)
-                wire.recv(sock)
+                channel.recv(time.monotonic() + self.timeout)
             except (wire.WireError, OSError):
                 pass  # a child that never got ready fails its import next
         self.baseline_kib = status_kib(pid, "VmRSS")  # before any student code ran in it
@@ -129,18 +131,19 @@ class ChildTransport:
             if specs is not None:
                 header["shared"], arrays, watched = specs, [], shared.labels(tuple(args), kwargs or {})
         start = time.monotonic()
-        sock, pid = self.sock, self.pid
-        assert sock is not None and pid is not None  # started: a child never started is broken, raised above
-        sock.settimeout(allowed)
+        deadline = start + allowed  # one for the whole request: the call and every callback it makes
+        channel, pid = self.channel, self.pid
+        assert channel is not None and pid is not None  # started: a child never started is broken, raised above
         try:
             rss_before = reset_peak(pid) if op == "measure" else None
-            wire.send(sock, header, arrays)
-            answer, values = wire.recv(sock, deadline=start + allowed)
+            channel.send(header, arrays, deadline)
+            answer, values = channel.recv(deadline)
             for _ in range(MAX_CALLBACKS):  # the student's code called a sibling: the reference answers
                 if "callback" not in answer:
                     break
-                wire.send(sock, *answer_callback(self.siblings, answer, values, self.siblings_called, self.module))
-                answer, values = wire.recv(sock, deadline=start + allowed)
+                channel.send(*answer_callback(self.siblings, answer, values, self.siblings_called, self.module),
+                             deadline)
+                answer, values = channel.recv(deadline)
             else:
                 raise CallbackRefused(f"more than {MAX_CALLBACKS} calls of other exercises' functions in one call")
             kernel = None if rss_before is None else read_peak(pid, rss_before, self.baseline_kib)
@@ -298,8 +301,8 @@ class ChildTransport:
                 kill(self.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        if self.sock is not None:
-            self.sock.close()
+        if self.channel is not None:
+            self.channel.close()
         if self.region is not None:
             self.region.close()
         if not wait:

@@ -1,11 +1,13 @@
 """In a freshly forked child, before any student code: lock the process down.
 
-Loaded by path by the zygote (``attnkit_sandbox_lockdown``), like every module of this folder. In this order:
-its own session (the trusted side kills the whole group), resource limits (memory, output, files, no core),
-an IPC namespace of its own when root, the drop to the unprivileged user, no new process, the submission's
-folder, environment and bytecode cache, capped printing, then the kernel's file confinement (Landlock), the
-system-call filter (seccomp) and the audit hook (``policy``), the last one installed. Each later layer holds
-where an earlier one is unavailable.
+Loaded by path by the zygote (``attnkit_sandbox_lockdown``), like every module of this folder. The zygote prepares
+each child before it forks it (:func:`prepare`: the environment, bytecode folder and CPU the child inherits, the
+Landlock ruleset made once per submission, the audit hook, the capped streams); the child then applies, in this
+order (:func:`lock_down`): its own session (the trusted side kills the whole group), resource limits (memory,
+output, files, no core), an IPC namespace of its own when root, the drop to the unprivileged user, no new process,
+the submission's folder, capped printing, then the kernel's file confinement (Landlock), the system-call filter
+(seccomp) and the audit hook (``policy``), the last one installed. Each later layer holds where an earlier one is
+unavailable.
 """
 import ctypes
 import os
@@ -25,19 +27,96 @@ except ImportError:  # loaded by path in the zygote, where the grader package is
 MADV_POPULATE_READ = 22  # Linux 5.14+
 
 
-def lock_down(request, site_dir):
-    """Confine this child as the spawn ``request`` says (its limits, user, CPU, submission and scratch folders,
-    the folders it may read); ``site_dir``: numpy's site directory, which it may read too."""
+class Prepared:
+    """What the zygote computes for one child before it forks it (:func:`prepare`), so that the child itself only
+    makes system calls (:func:`lock_down`): the Landlock ruleset's descriptor (or None where Landlock is missing),
+    the audit hook with the modules it drops, and the capped output streams. A fork copies nothing the child has
+    not touched, and every page a child touches first is a copy made for it: work done once in the zygote costs a
+    child nothing."""
+
+    __slots__ = ("ruleset", "hook", "dropped", "streams")
+
+    def __init__(self, ruleset, hook, dropped, streams):
+        self.ruleset, self.hook, self.dropped, self.streams = ruleset, hook, dropped, streams
+
+
+_rulesets = {}  # in the zygote: the ruleset of the latest submission's folders, by their identity (see _ruleset)
+_cpus = {}      # in the zygote: the CPUs it may run on when it started ("all"), and those it runs on now ("now")
+
+
+def prepare(request, site_dir):
+    """In the zygote, before it forks the child of the spawn ``request``: what the child applies (:class:`Prepared`),
+    and what a child inherits from its parent made ready in the zygote itself: the environment (``TMPDIR`` and
+    ``HOME`` the scratch folder, ``PATH``), the bytecode folder, and the CPU (``request["cpu"]``: the grader's)."""
+    _run_on(request.get("cpu"))
+    os.environ.clear()
+    os.environ.update({"TMPDIR": request["scratch"], "HOME": request["scratch"], "PATH": "/usr/bin:/bin"})
+    # bytecode of the submission goes to its own scratch dir: the next child of the same
+    # submission (another exercise, or after a crash) loads it instead of compiling again
+    sys.pycache_prefix = os.path.join(request["scratch"], "pycache")
+    sys.dont_write_bytecode = False
+    hook, dropped = policy.prepare(read_roots=request["read_roots"], write_roots=[request["scratch"]],
+                                   site_dir=site_dir)
+    # printing past print_bytes is discarded, not an error (a forgotten debug print in a loop must not cost
+    # points); the output file's RLIMIT_FSIZE stays the hard limit for writes that bypass sys.stdout
+    streams = capped_streams(1, request["limits"]["print_bytes"])  # fd 1 is the child's output file once forked
+    return Prepared(_ruleset(request["read_roots"], [request["scratch"]], site_dir), hook, dropped, streams)
+
+
+def _run_on(cpu) -> None:
+    """The zygote on ``cpu`` (its children inherit it: beside the grader process they answer to), or back on every
+    CPU it started with when None."""
+    if not hasattr(os, "sched_setaffinity"):
+        return
+    try:
+        started = _cpus.setdefault("all", os.sched_getaffinity(0))
+        wanted = {int(cpu)} if cpu is not None else started
+        if _cpus.get("now", started) != wanted:
+            os.sched_setaffinity(0, wanted)
+            _cpus["now"] = wanted
+    except OSError:
+        pass
+
+
+def _identity(path):
+    try:
+        status = os.stat(path)
+    except OSError:
+        return path, None, None  # missing: no rule for it (landlock._add), and a new key once it exists
+    return path, status.st_dev, status.st_ino
+
+
+def _ruleset(read_roots, write_roots, site_dir):
+    """The Landlock ruleset's descriptor for these folders, made once per submission: its key is each folder's
+    identity (device and inode), so a scratch folder removed and made again (its quota) gets a ruleset of its own
+    (while the old ruleset is kept here, its rules hold the removed folder's inode, whose number therefore cannot
+    be given to the new folder). None where Landlock is not available, or refused (the layers after it still
+    apply)."""
+    key = tuple(_identity(root) for root in list(read_roots) + list(write_roots))
+    if key not in _rulesets:
+        for fd in _rulesets.values():
+            if fd is not None:
+                os.close(fd)
+        _rulesets.clear()
+        try:
+            made = landlock.ruleset(read_roots, write_roots, site_dir)
+        except OSError:
+            made = None  # available but refused (e.g. a seccomp filter): the audit hook still applies
+        _rulesets[key] = None if made is None else made[0]
+    return _rulesets[key]
+
+
+def lock_down(request, prepared):
+    """In the freshly forked child: confine it as the spawn ``request`` says (its limits, user, submission folder)
+    with what the zygote ``prepared`` for it. In this order: its own session (the trusted side kills the whole
+    group), resource limits, an IPC namespace of its own when root, the drop to the unprivileged user, no new
+    process, the submission's folder, capped printing, then the kernel's file confinement (Landlock), the system-call
+    filter (seccomp) and the audit hook (``policy``), the last one installed."""
     os.setsid()  # own session and process group: the trusted side kills the whole group
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over the output cap: writes fail, no silent kill
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if request.get("populate"):
         populate_mapped_files()
-    if request.get("cpu") is not None and hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {int(request["cpu"])})  # beside the grader process it answers to
-        except OSError:
-            pass
     limits = request["limits"]
     for name, value in (("RLIMIT_AS", limits["memory_bytes"]), ("RLIMIT_FSIZE", limits["output_bytes"]),
                         ("RLIMIT_CORE", 0), ("RLIMIT_NOFILE", 64)):
@@ -50,24 +129,18 @@ def lock_down(request, site_dir):
         os.setuid(request["uid"])
     resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))  # no new process or thread (not enforced on root)
     os.chdir(request["submission"])
-    os.environ.clear()
-    os.environ.update({"TMPDIR": request["scratch"], "HOME": request["scratch"], "PATH": "/usr/bin:/bin"})
-    # bytecode of the submission goes to its own scratch dir: the next child of the same
-    # submission (another exercise, or after a crash) loads it instead of compiling again
-    sys.pycache_prefix = os.path.join(request["scratch"], "pycache")
-    sys.dont_write_bytecode = False
-    # printing past print_bytes is discarded, not an error (a forgotten debug print in a loop must not cost
-    # points); the output file's RLIMIT_FSIZE stays the hard limit for writes that bypass sys.stdout
-    sys.stdout, sys.stderr = capped_streams(1, limits["print_bytes"])
-    try:  # kernel-enforced file, signal, ptrace and TCP confinement where Linux has Landlock (5.13+)
-        landlock.confine(request["read_roots"], [request["scratch"]], site_dir)
-    except OSError:
-        pass  # available but refused (e.g. a seccomp filter): the audit hook below still applies
+    sys.stdout, sys.stderr = prepared.streams
+    if prepared.ruleset is not None:
+        try:  # kernel-enforced file, signal, ptrace and TCP confinement where Linux has Landlock (5.13+)
+            landlock.restrict(prepared.ruleset)
+        except OSError:
+            pass  # available but refused (e.g. a seccomp filter): the audit hook below still applies
+        os.close(prepared.ruleset)
     try:  # no SysV IPC, keyring or namespace calls (Linux x86_64)
         seccomp.deny()
     except OSError:
         pass  # refused (an outer filter forbids it): the IPC namespace above still holds
-    policy.lock_down(read_roots=request["read_roots"], write_roots=[request["scratch"]], site_dir=site_dir)
+    policy.install(prepared.hook, prepared.dropped)
 
 
 def populate_mapped_files():
