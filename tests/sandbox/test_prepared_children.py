@@ -1,5 +1,6 @@
 """The zygote prepares each child before it forks it (inside/lockdown.py: prepare), the child only applies it."""
 import os
+import sys
 
 import pytest
 
@@ -24,7 +25,8 @@ def read_outside():
 
 @pytest.fixture
 def rulesets(monkeypatch):
-    """landlock.ruleset counted (each call returns a descriptor of /dev/null), the zygote's cache empty."""
+    """landlock.ruleset counted (each call returns a descriptor of /dev/null), the zygote's memo empty, and this
+    process's environment and bytecode folder restored after the test (prepare sets them, as in the zygote)."""
     made = []
 
     def counted(read_roots, write_roots, site_dir):
@@ -32,21 +34,31 @@ def rulesets(monkeypatch):
         return os.open(os.devnull, os.O_RDONLY), 6
 
     monkeypatch.setattr(landlock, "ruleset", counted)
-    monkeypatch.setattr(lockdown, "_rulesets", {})
+    monkeypatch.setattr(lockdown, "_latest", {})
+    monkeypatch.setattr(os, "environ", dict(os.environ))
+    monkeypatch.setattr(sys, "pycache_prefix", sys.pycache_prefix)
+    monkeypatch.setattr(sys, "dont_write_bytecode", sys.dont_write_bytecode)
     yield made
-    for fd in lockdown._rulesets.values():
-        os.close(fd)
+    for prepared in lockdown._latest.values():
+        os.close(prepared.ruleset)
 
 
-def test_one_ruleset_per_submission(tmp_path, rulesets):
+def _request(submission, scratch):
+    return {"submission": str(submission), "scratch": str(scratch), "read_roots": [str(submission), str(scratch)],
+            "limits": {"print_bytes": 1000}, "cpu": None}
+
+
+def test_what_every_child_of_a_submission_shares_is_made_once(tmp_path, rulesets):
     submission, scratch, other = tmp_path / "submission", tmp_path / "scratch", tmp_path / "other"
     for folder in (submission, scratch, other):
         folder.mkdir()
-    first = lockdown._ruleset([str(submission)], [str(scratch)], "site")
-    assert lockdown._ruleset([str(submission)], [str(scratch)], "site") == first
-    assert len(rulesets) == 1  # the submission's second child: no rule made again
-    lockdown._ruleset([str(other)], [str(scratch)], "site")
-    assert len(rulesets) == 2 and len(lockdown._rulesets) == 1  # only the latest kept (the other closed)
+    first = lockdown.prepare(_request(submission, scratch), "site")
+    assert os.environ == {"TMPDIR": str(scratch), "HOME": str(scratch), "PATH": "/usr/bin:/bin"}
+    assert sys.pycache_prefix == str(scratch / "pycache")
+    assert lockdown.prepare(_request(submission, scratch), "site") is first
+    assert len(rulesets) == 1  # the submission's second child: nothing made again
+    second = lockdown.prepare(_request(other, scratch), "site")
+    assert len(rulesets) == 2 and list(lockdown._latest.values()) == [second]  # the earlier one closed
 
 
 @pytest.mark.skipif(landlock.abi() < 1, reason="the kernel has no Landlock")

@@ -48,9 +48,6 @@ class ChildTransport:
                  siblings: Siblings | None = None):
         self.zygote, self.workspace, self.exercise, self.module = zygote, workspace, exercise, module
         self.siblings = siblings
-        self.scrub = Scrubber({**dict.fromkeys(map(str, workspace.root.parents), "<temp>"), **zygote.paths,
-                               str(workspace.submission): "<your submission>", str(workspace.scratch): "<scratch>",
-                               str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
         self.report = NO_REPORT
         self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
@@ -183,11 +180,26 @@ class ChildTransport:
         except Exception as failure:  # noqa: BLE001
             raise self._bad_value(call, f"malformed answer ({type(failure).__name__})") from None
 
+    @property
+    def scrub(self) -> Scrubber:
+        """The machine's paths taken out of a text of the child's: made on first use (an error, printed output),
+        once per submission (it resolves some fifty paths), not for every child."""
+        scrubber = self.workspace.scrubbers.get(self.zygote)
+        if scrubber is None:
+            workspace = self.workspace
+            scrubber = self.workspace.scrubbers[self.zygote] = Scrubber({
+                **dict.fromkeys(map(str, workspace.root.parents), "<temp>"), **self.zygote.paths,
+                str(workspace.submission): "<your submission>", str(workspace.scratch): "<scratch>",
+                str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
+        return scrubber
+
     def _mutated(self, watched: list, stated) -> list[str]:
         """The arguments the last call changed: those whose bytes differ in the shared region, decided here, and
         those the child says it changed (a shape or dtype set in place): a statement that can only cost the
         student, so only the labels of arrays actually sent are taken from it, never one made up."""
         changed = {watched[index] for index in (self.region.changed() if self.region is not None else ())}
+        if not changed and not stated:  # most calls
+            return []
         if isinstance(stated, list):
             changed |= {label for label in stated[:len(watched)] if isinstance(label, str) and label in watched}
         return [label for label in dict.fromkeys(watched) if label and label in changed]

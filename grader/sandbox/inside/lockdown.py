@@ -40,27 +40,40 @@ class Prepared:
         self.ruleset, self.hook, self.dropped, self.streams = ruleset, hook, dropped, streams
 
 
-_rulesets = {}  # in the zygote: the ruleset of the latest submission's folders, by their identity (see _ruleset)
-_cpus = {}      # in the zygote: the CPUs it may run on when it started ("all"), and those it runs on now ("now")
+_latest = {}  # in the zygote: the Prepared of the latest submission's folders, by their identity (see prepare)
+_cpus = {}    # in the zygote: the CPUs it may run on when it started ("all"), and those it runs on now ("now")
 
 
 def prepare(request, site_dir):
     """In the zygote, before it forks the child of the spawn ``request``: what the child applies (:class:`Prepared`),
     and what a child inherits from its parent made ready in the zygote itself: the environment (``TMPDIR`` and
-    ``HOME`` the scratch folder, ``PATH``), the bytecode folder, and the CPU (``request["cpu"]``: the grader's)."""
+    ``HOME`` the scratch folder, ``PATH``), the bytecode folder, and the CPU (``request["cpu"]``: the grader's).
+
+    All of it but the CPU is made once per submission: its key is the identity (device and inode) of each folder
+    the child may read or write, so a scratch folder removed and made again (its quota) gets a ruleset of its own
+    (while the old ruleset is kept here, its rules hold the removed folder's inode, whose number therefore cannot be
+    given to the new folder). Each child gets its own copy of what the zygote holds, as it was before the fork."""
     _run_on(request.get("cpu"))
-    os.environ.clear()
-    os.environ.update({"TMPDIR": request["scratch"], "HOME": request["scratch"], "PATH": "/usr/bin:/bin"})
-    # bytecode of the submission goes to its own scratch dir: the next child of the same
-    # submission (another exercise, or after a crash) loads it instead of compiling again
-    sys.pycache_prefix = os.path.join(request["scratch"], "pycache")
-    sys.dont_write_bytecode = False
-    hook, dropped = policy.prepare(read_roots=request["read_roots"], write_roots=[request["scratch"]],
-                                   site_dir=site_dir)
-    # printing past print_bytes is discarded, not an error (a forgotten debug print in a loop must not cost
-    # points); the output file's RLIMIT_FSIZE stays the hard limit for writes that bypass sys.stdout
-    streams = capped_streams(1, request["limits"]["print_bytes"])  # fd 1 is the child's output file once forked
-    return Prepared(_ruleset(request["read_roots"], [request["scratch"]], site_dir), hook, dropped, streams)
+    read_roots, write_roots = list(request["read_roots"]), [request["scratch"]]
+    key = (tuple(_identity(root) for root in read_roots + write_roots), request["limits"]["print_bytes"])
+    if key not in _latest:
+        for earlier in _latest.values():
+            if earlier.ruleset is not None:
+                os.close(earlier.ruleset)
+        _latest.clear()
+        os.environ.clear()
+        os.environ.update({"TMPDIR": request["scratch"], "HOME": request["scratch"], "PATH": "/usr/bin:/bin"})
+        # bytecode of the submission goes to its own scratch dir: the next child of the same
+        # submission (another exercise, or after a crash) loads it instead of compiling again
+        sys.pycache_prefix = os.path.join(request["scratch"], "pycache")
+        sys.dont_write_bytecode = False
+        hook, dropped = policy.prepare(read_roots=read_roots, write_roots=write_roots, site_dir=site_dir)
+        # printing past print_bytes is discarded, not an error (a forgotten debug print in a loop must not cost
+        # points); the output file's RLIMIT_FSIZE stays the hard limit for writes that bypass sys.stdout. fd 1 is
+        # the child's output file once forked; the zygote never writes through these
+        streams = capped_streams(1, request["limits"]["print_bytes"])
+        _latest[key] = Prepared(_ruleset(read_roots, write_roots, site_dir), hook, dropped, streams)
+    return _latest[key]
 
 
 def _run_on(cpu) -> None:
@@ -87,23 +100,13 @@ def _identity(path):
 
 
 def _ruleset(read_roots, write_roots, site_dir):
-    """The Landlock ruleset's descriptor for these folders, made once per submission: its key is each folder's
-    identity (device and inode), so a scratch folder removed and made again (its quota) gets a ruleset of its own
-    (while the old ruleset is kept here, its rules hold the removed folder's inode, whose number therefore cannot
-    be given to the new folder). None where Landlock is not available, or refused (the layers after it still
-    apply)."""
-    key = tuple(_identity(root) for root in list(read_roots) + list(write_roots))
-    if key not in _rulesets:
-        for fd in _rulesets.values():
-            if fd is not None:
-                os.close(fd)
-        _rulesets.clear()
-        try:
-            made = landlock.ruleset(read_roots, write_roots, site_dir)
-        except OSError:
-            made = None  # available but refused (e.g. a seccomp filter): the audit hook still applies
-        _rulesets[key] = None if made is None else made[0]
-    return _rulesets[key]
+    """The Landlock ruleset's descriptor for these folders; None where Landlock is not available, or refused (the
+    layers after it still apply)."""
+    try:
+        made = landlock.ruleset(read_roots, write_roots, site_dir)
+    except OSError:
+        return None  # available but refused (e.g. a seccomp filter): the audit hook still applies
+    return None if made is None else made[0]
 
 
 def lock_down(request, prepared):
@@ -135,7 +138,7 @@ def lock_down(request, prepared):
             landlock.restrict(prepared.ruleset)
         except OSError:
             pass  # available but refused (e.g. a seccomp filter): the audit hook below still applies
-        os.close(prepared.ruleset)
+        os.close(prepared.ruleset)  # the child's copy (the zygote keeps its own for the submission's next child)
     try:  # no SysV IPC, keyring or namespace calls (Linux x86_64)
         seccomp.deny()
     except OSError:
