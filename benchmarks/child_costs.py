@@ -33,13 +33,14 @@ def _zygote_cpu(pid: int) -> float:
     return sum(int(value) for value in fields[11:15]) / TICK
 
 
-def _cpu(sandbox: Sandbox) -> tuple[float, float]:
+def cpu(sandbox: Sandbox) -> tuple[float, float]:
+    """(this process's CPU seconds, the zygote's with its reaped children's)."""
     return time.process_time(), _zygote_cpu(sandbox.zygote.process.pid)
 
 
 def _spent(before: tuple[float, float], sandbox: Sandbox, count: int) -> dict:
     sandbox.zygote.settle()
-    after = _cpu(sandbox)
+    after = cpu(sandbox)
     trusted, children = (after[0] - before[0]) / count, (after[1] - before[1]) / count
     return {"trusted_ms": trusted * 1000, "children_ms": children * 1000, "total_ms": (trusted + children) * 1000}
 
@@ -49,7 +50,7 @@ def lives(sandbox: Sandbox, count: int) -> dict:
     solutions = ROOT / "solutions"
     with sandbox.session(solutions) as session:
         session.implementation("softmax").close()  # the submission's bytecode written once
-        before, start = _cpu(sandbox), time.perf_counter()
+        before, start = cpu(sandbox), time.perf_counter()
         for _ in range(count):
             session.implementation("softmax").close()
         wall = (time.perf_counter() - start) / count
@@ -65,7 +66,7 @@ def round_trips(sandbox: Sandbox, count: int, size: int = 1) -> dict:
         impl = session.implementation("softmax")
         for _ in range(50):
             impl.call(call)
-        before, start = _cpu(sandbox), time.perf_counter()
+        before, start = cpu(sandbox), time.perf_counter()
         for _ in range(count):
             impl.call(call)
         wall = (time.perf_counter() - start) / count
