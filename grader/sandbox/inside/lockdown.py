@@ -40,8 +40,8 @@ class Prepared:
         self.ruleset, self.hook, self.dropped, self.streams = ruleset, hook, dropped, streams
 
 
-_latest = {}  # in the zygote: the Prepared of the latest submission's folders, by their identity (see prepare)
-_cpus = {}    # in the zygote: the CPUs it may run on when it started ("all"), and those it runs on now ("now")
+_latest: dict = {}  # in the zygote: the Prepared of the latest submission's folders, by their identity (see prepare)
+_cpus: dict = {}    # in the zygote: the CPUs it may run on when it started ("all"), and those it runs on now ("now")
 
 
 def prepare(request, site_dir):
