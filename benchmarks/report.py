@@ -71,7 +71,13 @@ def render(results: dict) -> str:
         console.print(_table("Isolation overhead (full suite on the reference, one submission)",
                              ["mode", "ms/submission"],
                              [["in-process (floor)", f"{i['in_process_ms']:.1f}"],
-                              ["sandboxed", f"{i['isolated_ms']:.1f}"], ["ratio", f"x{i['ratio']:.2f}"]]))
+                              ["sandboxed", f"{i['isolated_ms']:.1f}"], ["ratio", f"x{i['ratio']:.2f}"]]
+                             + ([["in-process, CPU", f"{i['in_process_cpu_ms']:.1f}"],
+                                 ["sandboxed, CPU (grader, zygote, children)", f"{i['isolated_cpu_ms']:.1f}"],
+                                 ["ratio, CPU", f"x{i['cpu_ratio']:.2f}"],
+                                 ["a child's life, CPU (ms each)", f"{i['child_life_cpu_ms']:.2f}"],
+                                 ["a round trip, CPU (ms each)", f"{i['round_trip_cpu_ms']:.3f}"]]
+                                if "cpu_ratio" in i else [])))
     if "latency" in results:
         console.print(_table("Student latency (attnkit check, wall from process start)",
                              ["implementation", "median s", "min s", "exit"],

@@ -216,12 +216,10 @@ _DECODE = json.JSONDecoder().decode
 _PADS = [bytes(n) for n in range(ALIGN)]
 
 
-def send(sock: socket.socket, header: dict, arrays: list | tuple = ()) -> None:
-    """Write one frame: its length, the header (each array's dtype and shape), then the raw bytes.
-
-    Each array starts at a multiple of :data:`ALIGN` bytes of the body, so the receiver can
-    view it in place without copying.
-    """
+def frame(header: dict, arrays: list | tuple = ()) -> tuple[list, int]:
+    """One frame as the pieces to write in order (its length, the header with each array's dtype and shape, then
+    the raw bytes, each array on a multiple of :data:`ALIGN` bytes of the body so the receiver can view it in place
+    without copying), and its total size in bytes."""
     blobs = [array if type(array) is np.ndarray and array.flags.c_contiguous else np.asarray(array, order="C")
              for array in arrays]  # (ascontiguousarray would make 0-d arrays 1-d)
     for blob in blobs:  # the real dtype, whatever a subclass's .dtype said to encode(): no pointers leave
@@ -238,26 +236,42 @@ def send(sock: socket.socket, header: dict, arrays: list | tuple = ()) -> None:
         size += pad + blob.nbytes
     parts[0] = LENGTH.pack(size)
     if size < 1 << 16:
-        sock.sendall(b"".join(parts))
-    else:  # large arrays: no joined copy
-        for part in parts:
-            sock.sendall(part)
+        return [b"".join(parts)], LENGTH.size + size
+    return parts, LENGTH.size + size  # large arrays: no joined copy
+
+
+def send(sock: socket.socket, header: dict, arrays: list | tuple = ()) -> None:
+    """Write one frame (:func:`frame`) on a blocking socket (or one with a timeout)."""
+    for part in frame(header, arrays)[0]:
+        sock.sendall(part)
 
 
 def recv(sock: socket.socket, max_bytes: int = MAX_FRAME, deadline: float | None = None) -> tuple[dict, list]:
     """Read one frame: (header, arrays). Raises :class:`WireError` on anything malformed, ``socket.timeout``
     when the whole frame has not arrived by ``deadline`` (``time.monotonic()``; None: the socket's timeout).
+    The frame's rules are :func:`body_size` and :func:`parse`."""
+    size = body_size(_recv_exactly(sock, LENGTH.size, deadline), max_bytes)
+    return parse(_recv_exactly(sock, size, deadline))
 
-    Array dtypes must be plain numeric, bool or fixed-width string types (``SAFE_DTYPE``):
-    no object, structured or void dtype is ever constructed from what the peer sends.
-    Arrays are writable views of the received frame (one buffer per frame).
-    """
-    (size,) = LENGTH.unpack(_recv_exactly(sock, LENGTH.size, deadline))
+
+def body_size(prefix, max_bytes: int = MAX_FRAME) -> int:
+    """The size of the body that follows a frame's length ``prefix`` (its first :data:`LENGTH` bytes); WireError
+    when it is too large for ``max_bytes`` of arrays or too short for a header."""
+    (size,) = LENGTH.unpack(prefix)
     if size > max_bytes + MAX_HEADER:
         raise WireError(f"answer larger than {max_bytes >> 20} MiB")
     if size < HEADER.size:
         raise WireError("frame too short")
-    body = _recv_exactly(sock, size, deadline)
+    return size
+
+
+def parse(body: bytearray) -> tuple[dict, list]:
+    """A frame's body as (header, arrays); WireError on anything malformed.
+
+    Array dtypes must be plain numeric, bool or fixed-width string types (``SAFE_DTYPE``):
+    no object, structured or void dtype is ever constructed from what the peer sends.
+    Arrays are writable views of ``body`` (one buffer per frame)."""
+    size = len(body)
     header_size, count = HEADER.unpack_from(body)
     if header_size > MAX_HEADER or count > 10_000 or HEADER.size + header_size > size:
         raise WireError("frame header too large")

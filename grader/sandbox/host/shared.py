@@ -79,11 +79,14 @@ class Region:
     def place(self, arrays: list) -> list | None:
         """Write ``arrays`` into the region; their specs ``[dtype, shape, offset]`` for the child, or None when
         they do not fit together (they go over the socket then, unwatched)."""
-        blobs = [array if array.flags.c_contiguous else np.ascontiguousarray(array) for array in arrays]
-        blobs = [blob.reshape(array.shape) for blob, array in zip(blobs, arrays)]  # (a 0-d array stays 0-d)
-        if any(blob.dtype.kind not in SENDABLE for blob in blobs):
-            raise TypeError("an array of this dtype cannot be sent")
-        total = _aligned(sum(_aligned(blob.nbytes, ALIGN) for blob in blobs), mmap.PAGESIZE)
+        blobs, total = [], 0
+        for array in arrays:  # (a 0-d array stays 0-d: ascontiguousarray alone would make it 1-d)
+            blob = array if array.flags.c_contiguous else np.ascontiguousarray(array).reshape(array.shape)
+            if blob.dtype.kind not in SENDABLE:
+                raise TypeError("an array of this dtype cannot be sent")
+            blobs.append(blob)
+            total += _aligned(blob.nbytes, ALIGN)
+        total = _aligned(total, mmap.PAGESIZE)
         if total > self.size:
             self.sent = []
             return None

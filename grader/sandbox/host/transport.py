@@ -18,6 +18,7 @@ from ...text import printable
 from .. import wire
 from . import errors, shared
 from .callbacks import CallbackRefused, Siblings, answer_callback
+from .channel import Channel
 from .limits import PRINT_LIMIT
 from .memory import read_peak, reset_peak, status_kib
 from .proxy import MISSING_MODULE, called, error_info, import_failure, judged, student_error
@@ -47,9 +48,6 @@ class ChildTransport:
                  siblings: Siblings | None = None):
         self.zygote, self.workspace, self.exercise, self.module = zygote, workspace, exercise, module
         self.siblings = siblings
-        self.scrub = Scrubber({**dict.fromkeys(map(str, workspace.root.parents), "<temp>"), **zygote.paths,
-                               str(workspace.submission): "<your submission>", str(workspace.scratch): "<scratch>",
-                               str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
         self.report = NO_REPORT
         self.siblings_called: set[str] = set()
         self.timeout = zygote.limits.timeout
@@ -58,7 +56,7 @@ class ChildTransport:
         self.dead = False           # the child died after its module imported: the runner starts a new one
         self.broken: errors.StudentError | None = None  # the module never imported: every request fails so
         self.pid: int | None = None                 # the child's, once started (never, for an exercise given up)
-        self.sock: socket.socket | None = None
+        self.channel: Channel | None = None     # its socket
         self.region: shared.Region | None = None
         self.baseline_kib: int | None = None
         self.free_disk: int | None = None
@@ -76,14 +74,15 @@ class ChildTransport:
         self.answered = False  # it has answered a request besides its import
         self.populated = populate
         siblings = self.siblings
-        pid, sock = self.pid, self.sock = self.zygote.spawn(
+        pid, sock = self.zygote.spawn(
             self.workspace.submission, self.workspace.scratch, self.output, self.exercise,
             siblings.functions if siblings else None,
             {"module": self.module, "names": list(siblings.own)} if siblings else None, region, populate)
+        self.pid, channel = pid, Channel(sock)
+        self.channel = channel
         if populate:  # its files' pages are mapped in once it says it is ready
             try:
-                sock.settimeout(self.timeout)
-                wire.recv(sock)
+                channel.recv(time.monotonic() + self.timeout)
             except (wire.WireError, OSError):
                 pass  # a child that never got ready fails its import next
         self.baseline_kib = status_kib(pid, "VmRSS")  # before any student code ran in it
@@ -129,18 +128,19 @@ class ChildTransport:
             if specs is not None:
                 header["shared"], arrays, watched = specs, [], shared.labels(tuple(args), kwargs or {})
         start = time.monotonic()
-        sock, pid = self.sock, self.pid
-        assert sock is not None and pid is not None  # started: a child never started is broken, raised above
-        sock.settimeout(allowed)
+        deadline = start + allowed  # one for the whole request: the call and every callback it makes
+        channel, pid = self.channel, self.pid
+        assert channel is not None and pid is not None  # started: a child never started is broken, raised above
         try:
             rss_before = reset_peak(pid) if op == "measure" else None
-            wire.send(sock, header, arrays)
-            answer, values = wire.recv(sock, deadline=start + allowed)
+            channel.send(header, arrays, deadline)
+            answer, values = channel.recv(deadline)
             for _ in range(MAX_CALLBACKS):  # the student's code called a sibling: the reference answers
                 if "callback" not in answer:
                     break
-                wire.send(sock, *answer_callback(self.siblings, answer, values, self.siblings_called, self.module))
-                answer, values = wire.recv(sock, deadline=start + allowed)
+                channel.send(*answer_callback(self.siblings, answer, values, self.siblings_called, self.module),
+                             deadline)
+                answer, values = channel.recv(deadline)
             else:
                 raise CallbackRefused(f"more than {MAX_CALLBACKS} calls of other exercises' functions in one call")
             kernel = None if rss_before is None else read_peak(pid, rss_before, self.baseline_kib)
@@ -180,11 +180,26 @@ class ChildTransport:
         except Exception as failure:  # noqa: BLE001
             raise self._bad_value(call, f"malformed answer ({type(failure).__name__})") from None
 
+    @property
+    def scrub(self) -> Scrubber:
+        """The machine's paths taken out of a text of the child's: made on first use (an error, printed output),
+        once per submission (it resolves some fifty paths), not for every child."""
+        scrubber = self.workspace.scrubbers.get(self.zygote)
+        if scrubber is None:
+            workspace = self.workspace
+            scrubber = self.workspace.scrubbers[self.zygote] = Scrubber({
+                **dict.fromkeys(map(str, workspace.root.parents), "<temp>"), **self.zygote.paths,
+                str(workspace.submission): "<your submission>", str(workspace.scratch): "<scratch>",
+                str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
+        return scrubber
+
     def _mutated(self, watched: list, stated) -> list[str]:
         """The arguments the last call changed: those whose bytes differ in the shared region, decided here, and
         those the child says it changed (a shape or dtype set in place): a statement that can only cost the
         student, so only the labels of arrays actually sent are taken from it, never one made up."""
         changed = {watched[index] for index in (self.region.changed() if self.region is not None else ())}
+        if not changed and not stated:  # most calls
+            return []
         if isinstance(stated, list):
             changed |= {label for label in stated[:len(watched)] if isinstance(label, str) and label in watched}
         return [label for label in dict.fromkeys(watched) if label and label in changed]
@@ -298,8 +313,8 @@ class ChildTransport:
                 kill(self.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        if self.sock is not None:
-            self.sock.close()
+        if self.channel is not None:
+            self.channel.close()
         if self.region is not None:
             self.region.close()
         if not wait:

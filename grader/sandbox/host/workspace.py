@@ -52,6 +52,7 @@ class Workspace:
         self.spent: dict[str, float] = {}   # seconds of requests per exercise (see Limits)
         self.released: set = set()  # zygotes holding killed children not reaped yet (settled before removal)
         self.problems: list[dict] = []  # {"kind", "detail"} its children made the grader notice (the session reports)
+        self.scrubbers: dict = {}  # per zygote: the machine's paths its children's texts are cleaned of (transport.py)
         try:
             self.submission.mkdir()
             self.scratch.mkdir()

@@ -94,31 +94,52 @@ def confine(read_roots, write_roots, site_dir) -> int:
     Raises OSError when Landlock is available but could not be applied (the caller should not run
     student code then).
     """
+    made = ruleset(read_roots, write_roots, site_dir)
+    if made is None:
+        return 0
+    fd, version = made
+    try:
+        restrict(fd)
+    finally:
+        os.close(fd)
+    return version
+
+
+def ruleset(read_roots, write_roots, site_dir):
+    """(a ruleset's descriptor, the ABI it uses) allowing what :func:`confine` allows, or None where Landlock is not
+    available; nothing is restricted yet. The zygote makes one per submission and each of its children restricts
+    itself with it (:func:`restrict`): the rules are the same, and a child makes no rule of its own. OSError when
+    the kernel refuses."""
     version = min(abi(), 6)
     if version < 1:
-        return 0
+        return None
     fs = FS_BY_ABI.get(version, FS_BY_ABI[5])
     attr = RulesetAttr(fs, NET_TCP if version >= 4 else 0, SCOPE_ALL if version >= 6 else 0)
     size = 8 if version < 4 else 16 if version < 6 else 24
-    ruleset = _syscall(ctypes.c_long(SYS_CREATE_RULESET), ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
-    if ruleset < 0:
+    fd = _syscall(ctypes.c_long(SYS_CREATE_RULESET), ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if fd < 0:
         raise OSError(ctypes.get_errno(), f"landlock_create_ruleset: {os.strerror(ctypes.get_errno())}")
     try:
         read = (READ_FILE | READ_DIR) & fs
         for root in list(read_roots) + stdlib_roots(site_dir):
-            _add(ruleset, root, read)
+            _add(fd, root, read)
         for root in write_roots:
-            _add(ruleset, root, fs & ~EXECUTE)
+            _add(fd, root, fs & ~EXECUTE)
         for path, rights in DEVICES.items():
-            _add(ruleset, path, rights & fs)
-        if _prctl(ctypes.c_int(PR_SET_NO_NEW_PRIVS), ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0),
-                  ctypes.c_ulong(0)) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
-        if _syscall(ctypes.c_long(SYS_RESTRICT_SELF), ctypes.c_long(ruleset), ctypes.c_uint32(0)) != 0:
-            raise OSError(ctypes.get_errno(), f"landlock_restrict_self: {os.strerror(ctypes.get_errno())}")
-    finally:
-        os.close(ruleset)
-    return version
+            _add(fd, path, rights & fs)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, version
+
+
+def restrict(fd: int) -> None:
+    """Restrict this process for good with the ruleset ``fd`` (:func:`ruleset`); OSError when refused."""
+    if _prctl(ctypes.c_int(PR_SET_NO_NEW_PRIVS), ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0),
+              ctypes.c_ulong(0)) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+    if _syscall(ctypes.c_long(SYS_RESTRICT_SELF), ctypes.c_long(fd), ctypes.c_uint32(0)) != 0:
+        raise OSError(ctypes.get_errno(), f"landlock_restrict_self: {os.strerror(ctypes.get_errno())}")
 
 
 def self_test() -> str:

@@ -41,8 +41,17 @@ class SandboxRefused(PermissionError):
     """An action the sandbox does not allow."""
 
 
-def lock_down(read_roots, write_roots, site_dir):
-    """Install the hook. ``read_roots`` are directories the child may read below."""
+def install(hook, dropped) -> None:
+    """In the child: drop the modules ``dropped`` from ``sys.modules`` and add ``hook`` (:func:`prepare`)."""
+    for name in dropped:
+        sys.modules.pop(name, None)
+    sys.addaudithook(hook)
+
+
+def prepare(read_roots, write_roots, site_dir):
+    """(the audit hook for these roots, the names of the loaded modules it would refuse): built in the zygote before
+    it forks, so that a child only installs them (:func:`install`). ``read_roots`` are directories the child may
+    read below, ``write_roots`` those it may write below."""
     real = os.path.realpath
     stdlib = real(os.path.dirname(os.__file__))
     site = real(site_dir)
@@ -94,9 +103,6 @@ def lock_down(read_roots, write_roots, site_dir):
             refuse(event)
 
     # Modules the zygote preloaded (numpy pulls in ctypes, threading...) stay usable by numpy
-    # itself, but a fresh ``import ctypes`` by the student must not hand them over: drop them
+    # itself, but a fresh ``import ctypes`` by the student must not hand them over: they are dropped
     # from sys.modules so the import goes through the hook (and is refused).
-    for name in list(sys.modules):
-        if name.split(".")[0] in blocked_modules:
-            sys.modules.pop(name, None)
-    sys.addaudithook(hook)
+    return hook, [name for name in list(sys.modules) if name.split(".")[0] in blocked_modules]

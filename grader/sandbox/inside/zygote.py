@@ -1,6 +1,7 @@
 """The zygote: a clean interpreter with numpy preloaded that forks one child per request (the fork server).
 
-A child locks itself down (``lockdown.py``), then answers the trusted side's requests (``answer.py``).
+A child locks itself down (``lockdown.py``: with what the zygote prepared for it before the fork), then answers the
+trusted side's requests (``answer.py``).
 
 Started by :class:`grader.sandbox.host.spawner.Zygote` as ``python -I -S zygote.py FD SITE_DIR [STDLIB_COPY]``:
 isolated mode, no site-packages processing (so no editable-install finder can map
@@ -88,10 +89,12 @@ gc.collect()
 gc.freeze()  # children never scan (and so never copy-on-write) the zygote's own objects
 
 
-def serve(sock, request, region=None):
-    """In the child: lock the process down, then answer requests until the socket closes."""
-    lockdown.lock_down(request, SITE_DIR)
-    answer.answer(sock, request, region)
+def serve(sock, request, prepared, region=None):
+    """In the child: lock the process down with what the zygote ``prepared``, then answer requests until the socket
+    closes. Nothing runs when the preparation failed."""
+    if prepared is not None:
+        lockdown.lock_down(request, prepared)
+        answer.answer(sock, request, region)
 
 
 def reap_exited(released, children):
@@ -133,6 +136,11 @@ def main():
             control.sendall(b"{}")
         elif request["op"] == "spawn":
             child_sock_fd, output_fd, *shared_fd = fds
+            try:  # what every child of this submission shares is computed here once, not in each child
+                prepared = lockdown.prepare(request, SITE_DIR)
+            except Exception:  # noqa: BLE001 - the child then exits without running anything (the import fails)
+                prepared = None
+            ruleset = [prepared.ruleset] if prepared is not None and prepared.ruleset is not None else []
             pid = os.fork()
             if pid == 0:
                 try:
@@ -141,7 +149,7 @@ def main():
                     os.dup2(output_fd, 1)
                     os.dup2(output_fd, 2)
                     low = 3
-                    for keep in sorted({child_sock_fd, *shared_fd}):
+                    for keep in sorted({child_sock_fd, *shared_fd, *ruleset}):
                         os.closerange(low, keep)
                         low = keep + 1
                     os.closerange(low, 1 << 16)
@@ -149,7 +157,7 @@ def main():
                     if shared_fd:  # the arguments' shared memory (shared.py), mapped before the audit hook
                         region = mmap.mmap(shared_fd[0], int(request.get("shared_bytes", 0)))
                         os.close(shared_fd[0])
-                    serve(socket.socket(fileno=child_sock_fd), request, region)
+                    serve(socket.socket(fileno=child_sock_fd), request, prepared, region)
                 finally:
                     os._exit(0)
             for fd in fds:

@@ -1,0 +1,91 @@
+"""The trusted side's end of one child's socket: whole frames, each against one deadline, in few system calls.
+
+The socket stays non-blocking for the child's whole life. Sending writes at once and waits (``poll``) only while
+the child's side of the socket is full; receiving waits until bytes are there and then reads what has arrived, up
+to :data:`CHUNK` bytes in one call, so a small answer (its length and its body) costs one ``poll`` and one ``recv``:
+no timeout is set on the socket for each read (``settimeout`` is a system call of its own, and a socket with a
+timeout polls before every read and write). A frame that is not whole by the deadline raises ``socket.timeout``
+however its bytes are trickled; bytes read past the end of a frame are kept for the next one.
+"""
+from __future__ import annotations
+
+import math
+import select
+import socket
+import time
+
+from .. import wire
+
+CHUNK = 1 << 16   # bytes read at once when a frame's rest is smaller (larger rests are read in place)
+
+
+class Channel:
+    """Frames to and from one child over ``sock`` (made non-blocking here)."""
+
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        sock.setblocking(False)
+        self.poll = select.poll()
+        self.poll.register(sock, select.POLLIN)
+        self.pending = bytearray()  # bytes received past the last frame taken
+        self.chunk = bytearray(CHUNK)
+
+    def _wait(self, events: int, deadline: float) -> None:
+        """Until the socket is ready for ``events`` (or hung up); ``socket.timeout`` once ``deadline`` passed."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("deadline passed")
+        self.poll.modify(self.sock, events)
+        if not self.poll.poll(math.ceil(left * 1000)):
+            raise socket.timeout("deadline passed")
+
+    def send(self, header: dict, arrays: list | tuple, deadline: float) -> None:
+        parts, _ = wire.frame(header, arrays)
+        for part in parts:
+            view = memoryview(part).cast("B") if not isinstance(part, bytes) else memoryview(part)
+            while view:
+                try:
+                    view = view[self.sock.send(view):]
+                except BlockingIOError:
+                    self._wait(select.POLLOUT, deadline)
+
+    def recv(self, deadline: float, max_bytes: int = wire.MAX_FRAME) -> tuple[dict, list]:
+        """One whole frame (``wire.parse``); WireError on anything malformed or when the child closed the socket."""
+        size = wire.body_size(self._take(wire.LENGTH.size, deadline), max_bytes)
+        return wire.parse(self._take(size, deadline))
+
+    def _take(self, size: int, deadline: float) -> bytearray:
+        """The next ``size`` bytes, as a buffer of their own (a frame's arrays are views of it)."""
+        while len(self.pending) < size and size - len(self.pending) <= CHUNK:
+            self._read_into_pending(deadline)
+        if len(self.pending) >= size:
+            taken = self.pending[:size]
+            del self.pending[:size]
+            return taken
+        buffer = bytearray(size)  # a large rest: read straight into the frame's buffer, never past its end
+        got = len(self.pending)
+        buffer[:got] = self.pending
+        self.pending = bytearray()
+        view = memoryview(buffer)
+        while got < size:
+            got += self._recv_into(view[got:], deadline)
+        return buffer
+
+    def _read_into_pending(self, deadline: float) -> None:
+        count = self._recv_into(memoryview(self.chunk), deadline)
+        self.pending += memoryview(self.chunk)[:count]
+
+    def _recv_into(self, view: memoryview, deadline: float) -> int:
+        """Wait for bytes (an answer is seldom there yet when it is asked for), then read what arrived."""
+        while True:
+            self._wait(select.POLLIN, deadline)
+            try:
+                count = self.sock.recv_into(view)
+            except BlockingIOError:  # woken with nothing to read
+                continue
+            if count == 0:
+                raise wire.WireError("connection closed")
+            return count
+
+    def close(self) -> None:
+        self.sock.close()
