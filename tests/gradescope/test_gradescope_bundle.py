@@ -151,6 +151,7 @@ def test_run_from_inside_a_checkout_grades_with_the_bundle(tmp_path):
     assert first.endswith(f"course: {len(course)} exercises, {points:g} points"), first
     assert results["score"] == points == sum(t["max_score"] for t in results["tests"])
     assert {t["tags"][0] for t in results["tests"]} == set(course)
+    assert {t["name"].split(":")[0] for t in results["tests"]} == set(course)
     assert f"attnkit gradescope run: {points:g}/{points:g}" in done.stdout
 
 
