@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tests.worker_groups import pytest_collection_modifyitems  # noqa: F401  (a hook: groups for xdist)
 
 
@@ -16,3 +18,16 @@ def pytest_configure(config):
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) > 1:
         os.sched_setaffinity(0, {cpus[int(worker[2:]) % len(cpus)]})
+
+
+@pytest.fixture(scope="session")
+def torch():
+    """torch (the optional ``torch`` extra), imported by the one worker that runs the tests using it
+    (tests/optional.py); those tests are skipped where it is not installed."""
+    return pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="session")
+def transformers(torch):
+    """HuggingFace transformers (the ``crosscheck`` extra, with torch), as the ``torch`` fixture."""
+    return pytest.importorskip("transformers")
