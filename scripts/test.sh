@@ -9,14 +9,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 missing() { ! .venv/bin/python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('$1') is None)"; }
 bash scripts/setup.sh test --no-compile
+install() { .venv/bin/python -m pip install --no-compile "$@" >>.venv/install.log 2>&1; }
+if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && missing torch && missing transformers; then
+  echo "installing torch 2.13.0 (CPU) and transformers 5.24.0 for the cross-checks (log: .venv/install.log)..."
+  install torch==2.13.0 transformers==5.24.0 || true  # one pip run; if it fails, each alone below says which
+fi
 if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && missing torch; then
   echo "installing torch 2.13.0 (CPU) for the cross-checks (log: .venv/install.log)..."
-  .venv/bin/python -m pip install --no-compile torch==2.13.0 >>.venv/install.log 2>&1 \
-    || echo "note: torch 2.13.0 could not be installed; the torch cross-checks will be skipped"
+  install torch==2.13.0 || echo "note: torch 2.13.0 could not be installed; the torch cross-checks will be skipped"
 fi
 if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && missing transformers; then
   echo "installing transformers 5.24.0 for the GPT-2 cross-checks (log: .venv/install.log)..."
-  .venv/bin/python -m pip install --no-compile transformers==5.24.0 >>.venv/install.log 2>&1 \
+  install transformers==5.24.0 \
     || echo "note: transformers 5.24.0 could not be installed; the GPT-2 cross-checks will be skipped"
 fi
 compiled=.venv/.attnkit-compiled  # newer than every package folder once they are all compiled
