@@ -1,13 +1,15 @@
 """Run on both cores: ``scripts/test.sh`` starts two pytest-xdist workers. Each worker keeps to a core of its
 own (the grader pins a grading process to the first core it may use, so two unpinned workers grading at once
 would share one core and leave the other idle), and the tests sharing an expensive fixture share a worker
-(worker_groups.py)."""
+(worker_groups.py). A shared fixture that tests of several folders use is registered here, once
+(test_shared_fixtures.py): the student release, the optional packages of the cross-checks (tests/optional.py)."""
 from __future__ import annotations
 
 import os
 
 import pytest
 
+from tests.release.releasekit import release  # noqa: F401  (a fixture: tests/release and tests/nbgrader use it)
 from tests.worker_groups import pytest_collection_modifyitems  # noqa: F401  (a hook: groups for xdist)
 
 
