@@ -4,19 +4,25 @@
 # Debian's chromium and chromium-driver for the browser tests (ATTNKIT_SKIP_BROWSER=1 skips; those tests then skip).
 # The tests run on two cores (pytest-xdist); pass -n 0 to run them in one process (e.g. with --pdb).
 # pip installs without compiling; the new packages are byte-compiled at the end on every core at once (pip compiles
-# on one; sandboxed children run with -B, so what they import must be compiled beforehand).
+# on one; sandboxed children run with -B, so what they import must be compiled beforehand), all but the cross-checks'
+# torch, transformers and sympy (half the files): only the test worker that runs the cross-checks imports them
+# (tests/optional.py), about a sixth of their modules, and writes that bytecode itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing() { ! .venv/bin/python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('$1') is None)"; }
 bash scripts/setup.sh test --no-compile
+install() { .venv/bin/python -m pip install --no-compile "$@" >>.venv/install.log 2>&1; }
+if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && missing torch && missing transformers; then
+  echo "installing torch 2.13.0 (CPU) and transformers 5.24.0 for the cross-checks (log: .venv/install.log)..."
+  install torch==2.13.0 transformers==5.24.0 || true  # one pip run; if it fails, each alone below says which
+fi
 if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && missing torch; then
   echo "installing torch 2.13.0 (CPU) for the cross-checks (log: .venv/install.log)..."
-  .venv/bin/python -m pip install --no-compile torch==2.13.0 >>.venv/install.log 2>&1 \
-    || echo "note: torch 2.13.0 could not be installed; the torch cross-checks will be skipped"
+  install torch==2.13.0 || echo "note: torch 2.13.0 could not be installed; the torch cross-checks will be skipped"
 fi
 if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && missing transformers; then
   echo "installing transformers 5.24.0 for the GPT-2 cross-checks (log: .venv/install.log)..."
-  .venv/bin/python -m pip install --no-compile transformers==5.24.0 >>.venv/install.log 2>&1 \
+  install transformers==5.24.0 \
     || echo "note: transformers 5.24.0 could not be installed; the GPT-2 cross-checks will be skipped"
 fi
 compiled=.venv/.attnkit-compiled  # newer than every package folder once they are all compiled
@@ -24,7 +30,8 @@ site=$(.venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purel
 if [ ! -f "$compiled" ] || [ -n "$(find "$site" -mindepth 1 -maxdepth 1 -newer "$compiled" -print -quit)" ]; then
   echo "byte-compiling the installed packages (log: .venv/install.log)..."
   # a package's own test data may hold files that do not compile (pip skips those too)
-  .venv/bin/python -m compileall -q -j 0 "$site" >>.venv/install.log 2>&1 || true
+  .venv/bin/python -m compileall -q -j 0 -x '/(torch|torchgen|functorch|transformers|sympy)/' "$site" \
+    >>.venv/install.log 2>&1 || true
   touch "$compiled"
 fi
 export HF_HUB_OFFLINE=1   # the cross-checks build random models; nothing is ever downloaded

@@ -1,11 +1,15 @@
 """Run on both cores: ``scripts/test.sh`` starts two pytest-xdist workers. Each worker keeps to a core of its
 own (the grader pins a grading process to the first core it may use, so two unpinned workers grading at once
 would share one core and leave the other idle), and the tests sharing an expensive fixture share a worker
-(worker_groups.py)."""
+(worker_groups.py). A shared fixture that tests of several folders use is registered here, once
+(test_shared_fixtures.py): the student release, the optional packages of the cross-checks (tests/optional.py)."""
 from __future__ import annotations
 
 import os
 
+import pytest
+
+from tests.release.releasekit import release  # noqa: F401  (a fixture: tests/release and tests/nbgrader use it)
 from tests.worker_groups import pytest_collection_modifyitems  # noqa: F401  (a hook: groups for xdist)
 
 
@@ -16,3 +20,16 @@ def pytest_configure(config):
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) > 1:
         os.sched_setaffinity(0, {cpus[int(worker[2:]) % len(cpus)]})
+
+
+@pytest.fixture(scope="session")
+def torch():
+    """torch (the optional ``torch`` extra), imported by the one worker that runs the tests using it
+    (tests/optional.py); those tests are skipped where it is not installed."""
+    return pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="session")
+def transformers(torch):
+    """HuggingFace transformers (the ``crosscheck`` extra, with torch), as the ``torch`` fixture."""
+    return pytest.importorskip("transformers")

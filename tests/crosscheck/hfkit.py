@@ -12,22 +12,22 @@ import numpy as np
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-import torch  # noqa: E402
-from transformers import GPT2Config, GPT2LMHeadModel  # noqa: E402
-
 from grader.tiny_gpt import dotted_from_tree, tree_from_dotted  # noqa: E402
+from tests.optional import lazy  # noqa: E402
+
+torch, transformers = lazy("torch"), lazy("transformers")  # the tests using these ask for the transformers fixture
 
 
 def hf_model(*, seed: int, n_layer: int = 2, n_embd: int = 16, n_head: int = 4, n_ctx: int = 12,
-             vocab: int = 23, dtype=torch.float64, scale: float = 0.3) -> GPT2LMHeadModel:
+             vocab: int = 23, dtype: str = "float64", scale: float = 0.3) -> transformers.GPT2LMHeadModel:
     """A random GPT-2 in eval mode (no dropout), every weight drawn from N(0, scale^2) so that biases and
     LayerNorm parameters are not the 0 and 1 of a fresh init (a mistake hidden by them still shows)."""
     torch.manual_seed(seed)
-    config = GPT2Config(vocab_size=vocab, n_positions=n_ctx, n_embd=n_embd, n_layer=n_layer, n_head=n_head,
-                        activation_function="gelu_new", resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
-                        layer_norm_epsilon=1e-5, bos_token_id=None, eos_token_id=None, loss_type="ForCausalLM",
-                        attn_implementation="eager")
-    model = GPT2LMHeadModel(config).to(dtype).eval()
+    config = transformers.GPT2Config(
+        vocab_size=vocab, n_positions=n_ctx, n_embd=n_embd, n_layer=n_layer, n_head=n_head,
+        activation_function="gelu_new", resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, layer_norm_epsilon=1e-5,
+        bos_token_id=None, eos_token_id=None, loss_type="ForCausalLM", attn_implementation="eager")
+    model = transformers.GPT2LMHeadModel(config).to(getattr(torch, dtype)).eval()
     with torch.no_grad():
         for name, tensor in model.named_parameters():
             tensor.copy_(torch.randn_like(tensor) * scale + (1.0 if name.endswith(("ln_1.weight", "ln_2.weight",
@@ -44,7 +44,7 @@ def params_from_state_dict(state_dict) -> dict:
                              if value is not None and not key.endswith((".attn.bias", ".attn.masked_bias"))})
 
 
-def hf_grads(model: GPT2LMHeadModel) -> dict:
+def hf_grads(model: transformers.GPT2LMHeadModel) -> dict:
     """The ``.grad`` of every parameter, as a kit tree (``wte`` holds both tied contributions)."""
     return params_from_state_dict({name: tensor.grad for name, tensor in model.named_parameters()})
 

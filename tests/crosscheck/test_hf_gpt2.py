@@ -8,17 +8,17 @@ transformers (and torch) are the optional ``crosscheck`` extra; without them thi
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("transformers")
+from solutions.block import causal_self_attention, transformer_block
+from solutions.gpt import gpt_decode_step, gpt_forward, lm_loss
+from solutions.kv_cache import KVCache
+from solutions.layers import feed_forward, layer_norm
+from solutions.sampling import generate, sampling_probs
+from tests.crosscheck.hfkit import cast, hf_model, params_from_state_dict, tree_leaves
+from tests.optional import lazy
 
-from solutions.block import causal_self_attention, transformer_block  # noqa: E402
-from solutions.gpt import gpt_decode_step, gpt_forward, lm_loss  # noqa: E402
-from solutions.kv_cache import KVCache  # noqa: E402
-from solutions.layers import feed_forward, layer_norm  # noqa: E402
-from solutions.sampling import generate, sampling_probs  # noqa: E402
-from tests.crosscheck.hfkit import cast, hf_model, params_from_state_dict, tree_leaves  # noqa: E402
-
-F = torch.nn.functional
+torch, F = lazy("torch"), lazy("torch.nn.functional")
+# skipped without torch and transformers; imported by the one worker running these (tests/optional.py)
+pytestmark = pytest.mark.usefixtures("transformers")
 CONFIGS = {   # n_layer, n_embd, n_head, n_ctx, vocab
     "2 layers, 4 heads": dict(n_layer=2, n_embd=16, n_head=4, n_ctx=12, vocab=23),
     "3 layers, 3 heads": dict(n_layer=3, n_embd=24, n_head=3, n_ctx=10, vocab=31),

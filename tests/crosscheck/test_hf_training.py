@@ -7,11 +7,8 @@ torch and transformers are the optional ``crosscheck`` extra; without them this 
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("transformers")
-
-from solutions.gpt import lm_loss  # noqa: E402
-from solutions.training import (  # noqa: E402
+from solutions.gpt import lm_loss
+from solutions.training import (
     adam_step,
     cross_entropy_backward,
     gelu_backward,
@@ -19,9 +16,12 @@ from solutions.training import (  # noqa: E402
     layer_norm_backward,
     train,
 )
-from tests.crosscheck.hfkit import cast, hf_grads, hf_model, params_from_state_dict, tree_leaves  # noqa: E402
+from tests.crosscheck.hfkit import cast, hf_grads, hf_model, params_from_state_dict, tree_leaves
+from tests.optional import lazy
 
-F = torch.nn.functional
+torch, F = lazy("torch"), lazy("torch.nn.functional")
+# skipped without torch and transformers; imported by the one worker running these (tests/optional.py)
+pytestmark = pytest.mark.usefixtures("transformers")
 CONFIG = dict(n_layer=2, n_embd=16, n_head=4, n_ctx=10, vocab=13)
 GRADIENTS, STEP = 1e-8, 1e-6
 

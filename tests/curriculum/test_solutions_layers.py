@@ -75,8 +75,7 @@ def test_dtypes_are_kept_and_inputs_untouched(rng, function):
 
 
 @pytest.mark.parametrize("offset", [0.0, 1e6])
-def test_norms_and_gelu_match_torch(rng, offset):
-    torch = pytest.importorskip("torch")
+def test_norms_and_gelu_match_torch(rng, offset, torch):
     F = torch.nn.functional
     x = rng.standard_normal((2, 5, 16)) * 3 + offset
     gamma, beta = rng.standard_normal(16), rng.standard_normal(16)

@@ -7,8 +7,10 @@ this whole file is skipped.
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-F = torch.nn.functional
+from tests.optional import lazy  # noqa: E402
+
+torch, F = lazy("torch"), lazy("torch.nn.functional")
+pytestmark = pytest.mark.usefixtures("torch")  # skipped without torch; imported by one worker (tests/optional.py)
 
 from solutions.attention import scaled_dot_product_attention, self_attention  # noqa: E402
 from solutions.masking import causal_mask  # noqa: E402

@@ -9,8 +9,10 @@ import math
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-F = torch.nn.functional
+from tests.optional import lazy  # noqa: E402
+
+torch, F = lazy("torch"), lazy("torch.nn.functional")
+pytestmark = pytest.mark.usefixtures("torch")  # skipped without torch; imported by one worker (tests/optional.py)
 
 from solutions.attention_backward import attention_backward, softmax_backward  # noqa: E402
 from solutions.cross_attention import cross_attention  # noqa: E402

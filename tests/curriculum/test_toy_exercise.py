@@ -1,7 +1,8 @@
 """Adding an exercise takes exactly the files docs/adding-an-exercise.md lists, and every front end shows it.
 
 A toy exercise (``tests/curriculum/toykit.py``) is added to a temporary copy of the project; each
-front end then runs from that copy in a subprocess, as an instructor or a student would run it.
+front end then runs from that copy in a subprocess, as an instructor or a student would run it (devcheck and the
+course's own test of the rules, one after the other in one process: ``toykit.run_steps``).
 """
 import io
 import json
@@ -40,10 +41,11 @@ def test_adding_takes_exactly_the_documented_files(project):
 
 
 def test_dev_check_finds_nothing_missing(project):
-    done = run(project, "-m", "attnkit.devcheck")
+    done, course = toykit.run_steps(project, ("devcheck", []), course_test(project))
+    assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(rf"^  {TOY} +ok$", done.stdout, re.MULTILINE), done.stdout
     assert "exercises complete\n" in done.stdout
-    course_test(project)
+    assert course.returncode == 0, course.stdout + course.stderr
 
 
 @pytest.mark.slow
@@ -54,10 +56,10 @@ def test_breaking_a_rule_fails_both_devcheck_and_the_tests(project, tmp_path, ru
     assert rule in toykit.BREAK, f"add to tests/curriculum/toykit.BREAK a way to break the rule {rule!r}"
     root = shutil.copytree(project, tmp_path / "project")
     toykit.BREAK[rule](root)
-    scope = () if rule == "unclaimed" else (TOY,)
-    done = run(root, "-m", "attnkit.devcheck", *scope, check=False)
+    scope = [] if rule == "unclaimed" else [TOY]
+    done, course = toykit.run_steps(root, ("devcheck", scope), course_test(root))
     assert done.returncode == 1 and f"[{rule}]" in done.stdout, done.stdout + done.stderr
-    assert course_test(root, check=False).returncode == 1
+    assert course.returncode == 1, course.stdout + course.stderr
 
 
 @pytest.mark.slow
@@ -68,21 +70,21 @@ def test_devcheck_finds_a_mutant_no_check_detects(project, tmp_path):
     bank = root / "quizzes" / f"{TOY}.yaml"
     bank.write_text(bank.read_text(encoding="utf-8").replace("[toy_scale_no_scale]", "[toy_scale_no_scale, "
                                                              "toy_scale_divided]"), encoding="utf-8")
-    assert run(root, "-m", "attnkit.devcheck", TOY).returncode == 0   # every rule holds
-    done = run(root, "-m", "attnkit.devcheck", "--mutants", TOY, check=False)
+    holds, done = toykit.run_steps(root, ("devcheck", [TOY]), ("devcheck", ["--mutants", TOY]))
+    assert holds.returncode == 0, holds.stdout + holds.stderr   # every rule holds
     assert done.returncode == 1, done.stdout + done.stderr
     assert ("toy_scale_divided: its mutant scores full marks, so no check tells it from the reference [mutants]"
             in done.stdout), done.stdout
     assert "toy_scale_no_scale: caught" in done.stderr and "toy_scale_no_scale:" not in done.stdout
 
 
-def course_test(root: Path, check: bool = True):
-    """tests/curriculum/test_course.py run on the copy, for the toy (and the course's files)."""
+def course_test(root: Path) -> tuple[str, list[str]]:
+    """The step of toykit.run_steps that runs tests/curriculum/test_course.py on the copy, for the toy (and the
+    course's files)."""
     for name in ("tests/curriculum/test_course.py", "docs/adding-an-exercise.md"):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(toykit.ROOT / name, root / name)
-    return run(root, "-m", "pytest", "-q", "tests/curriculum/test_course.py", "-k", f"{TOY} or unclaimed",
-               check=check)
+    return "pytest", ["-q", "tests/curriculum/test_course.py", "-k", f"{TOY} or unclaimed"]
 
 
 def test_check_runs_it_and_names_its_mistake(project, tmp_path):

@@ -4,10 +4,13 @@ curriculum entry (the stub is generated).
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -231,3 +234,48 @@ def run(root: Path, *args: str, cwd: Path | None = None, check: bool = True) -> 
     if check and done.returncode != 0:
         raise AssertionError(f"python {' '.join(args)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
     return done
+
+
+# Runs on the copy's packages: each step called as a function (devcheck's main, pytest.main), in turn, in ONE process,
+# as ``python -m attnkit.devcheck ARGS`` and ``python -m pytest ARGS`` would run it (a step that raises exits 1 with
+# its traceback); each step's exit code and output go to the JSON file named first.
+STEPS = """
+import contextlib, io, json, sys, traceback
+
+import pytest
+
+from attnkit.devcheck import main
+
+ran = []
+for tool, args in json.loads(sys.argv[2]):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(args) if tool == "devcheck" else int(pytest.main(args))
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 1
+        except Exception:
+            traceback.print_exc()
+            code = 1
+    ran.append({"returncode": code, "stdout": out.getvalue(), "stderr": err.getvalue()})
+with open(sys.argv[1], "w", encoding="utf-8") as handle:
+    json.dump(ran, handle)
+"""
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What one step of :func:`run_steps` returned and printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_steps(root: Path, *steps: tuple[str, list[str]]) -> list[Ran]:
+    """Each ``(tool, args)`` step (tool ``devcheck`` or ``pytest``) on the copy at ``root``, in one process: one
+    interpreter start and one load of the copy's curriculum, checks and quiz banks for them all."""
+    with tempfile.TemporaryDirectory(prefix="toy-steps-") as folder:
+        result = Path(folder) / "ran.json"
+        run(root, "-c", STEPS, str(result), json.dumps(steps))
+        return [Ran(**ran) for ran in json.loads(result.read_text(encoding="utf-8"))]

@@ -112,22 +112,9 @@ def test_zip_layout(bundle):
 
 
 @pytest.mark.slow
-def test_reference_solutions_score_full_marks(bundle, tmp_path):
-    archive, python = bundle
-    root = gradescope_root(tmp_path, archive, modules_of(SOLUTIONS))
-    done, results = run_autograder(root, python)
-    assert done.returncode == 0, done.stdout + done.stderr
-    jsonschema.validate(results, SCHEMA)
-    assert results["score"] == TOTAL
-    assert sum(t["max_score"] for t in results["tests"]) == TOTAL
-    assert {t["status"] for t in results["tests"]} == {"passed"}
-    assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}  # hidden checks after grades
-    assert f"attnkit gradescope run: {TOTAL:g}/{TOTAL:g}" in done.stdout  # Gradescope's stdout log, for instructors
-    assert "pictures:" not in done.stdout and "grades.csv" not in done.stdout  # nothing that does not apply there
-
-
-@pytest.mark.slow
-def test_what_attnkit_pack_writes_is_graded(bundle, tmp_path):
+def test_what_attnkit_pack_writes_scores_full_marks(bundle, tmp_path):
+    """The reference solutions as a student hands them in (``attnkit pack``'s zip, left packed as Gradescope does):
+    every check passes, hidden ones included. (A folder of modules is graded by the tests below.)"""
     archive, python = bundle
     student = tmp_path / "student"
     shutil.copytree(SOLUTIONS, student / "exercises", ignore=shutil.ignore_patterns("__pycache__"))
@@ -140,7 +127,13 @@ def test_what_attnkit_pack_writes_is_graded(bundle, tmp_path):
     shutil.copyfile(tmp_path / "submission.zip", root / "submission" / "submission.zip")  # left packed
     done, results = run_autograder(root, python)
     assert done.returncode == 0, done.stdout + done.stderr
+    jsonschema.validate(results, SCHEMA)
     assert results["score"] == TOTAL
+    assert sum(t["max_score"] for t in results["tests"]) == TOTAL
+    assert {t["status"] for t in results["tests"]} == {"passed"}
+    assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}  # hidden checks after grades
+    assert f"attnkit gradescope run: {TOTAL:g}/{TOTAL:g}" in done.stdout  # Gradescope's stdout log, for instructors
+    assert "pictures:" not in done.stdout and "grades.csv" not in done.stdout  # nothing that does not apply there
 
 
 @pytest.mark.slow
@@ -158,6 +151,7 @@ def test_run_from_inside_a_checkout_grades_with_the_bundle(tmp_path):
     assert first.endswith(f"course: {len(course)} exercises, {points:g} points"), first
     assert results["score"] == points == sum(t["max_score"] for t in results["tests"])
     assert {t["tags"][0] for t in results["tests"]} == set(course)
+    assert {t["name"].split(":")[0] for t in results["tests"]} == set(course)
     assert f"attnkit gradescope run: {points:g}/{points:g}" in done.stdout
 
 

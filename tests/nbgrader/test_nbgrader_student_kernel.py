@@ -69,7 +69,8 @@ print(json.dumps(results))
 
 def run_kernel(release: Path, mode: str, notebooks: list[Path]) -> dict:
     code = KERNEL.format(release=str(release), site=SITE)
-    done = subprocess.run([sys.executable, "-I", "-S", "-c", code, mode, *map(str, notebooks)], cwd=release,
+    # -B: the release is the session's, shared with the release tests (test_zip_holds_the_folder): nothing written
+    done = subprocess.run([sys.executable, "-I", "-S", "-B", "-c", code, mode, *map(str, notebooks)], cwd=release,
                           env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -1,4 +1,6 @@
-"""The pytest plugin (``pytest --impl DIR``), driven through pytest itself with ``pytester``."""
+"""The pytest plugin (``pytest --impl DIR``), driven through pytest itself with ``pytester``: in this process
+(``runpytest_inprocess``; pytester restores the imported modules afterwards), the student's code in the plugin's
+own sandboxed children as always."""
 import shutil
 from pathlib import Path
 from xml.etree import ElementTree
@@ -16,7 +18,7 @@ TOTAL_POINTS = sum(s.points for e in curriculum.ids() for s in discover(e))
 
 
 def _run(pytester, *args):
-    return pytester.runpytest_subprocess(*args, "-p", "no:randomly", "-p", "no:cacheprovider", timeout=300)
+    return pytester.runpytest_inprocess(*args, "-p", "no:randomly", "-p", "no:cacheprovider")
 
 
 @pytest.mark.slow
