@@ -5,6 +5,9 @@ would share one core and leave the other idle), and the tests sharing an expensi
 from __future__ import annotations
 
 import os
+import sys
+
+import pytest
 
 from tests.worker_groups import pytest_collection_modifyitems  # noqa: F401  (a hook: groups for xdist)
 
@@ -16,3 +19,12 @@ def pytest_configure(config):
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) > 1:
         os.sched_setaffinity(0, {cpus[int(worker[2:]) % len(cpus)]})
+
+
+@pytest.fixture(autouse=True)
+def _diagnoses_afresh():
+    """Each test diagnoses afresh: a grading process keeps its diagnoses (``grader.diagnosis.DIAGNOSES``), which
+    would carry an answer into a test that changes what a diagnosis tries (a time budget, a registry)."""
+    diagnosis = sys.modules.get("grader.diagnosis")
+    if diagnosis is not None:
+        diagnosis.DIAGNOSES.clear()
