@@ -140,6 +140,12 @@ def _feed(update: Callable[[bytes], None], value: Any, depth: int = 0) -> None:
 
 
 _PLAIN = frozenset((type(None), bool, str, int, float))
+
+
+def _refused(value: Any) -> bool:
+    """True for a value :func:`_feed` refuses at once (an object, a generator), without looking inside containers."""
+    kind = type(value)
+    return not (kind is np.ndarray or kind in _PLAIN or kind in (tuple, list, dict) or isinstance(value, np.generic))
 PIECE_BYTES = 2**15     # arrays from this size are fed as the sha256 of their bytes
 _pieces: dict[int, tuple[weakref.ref, tuple, bytes]] = {}   # id -> (array, its layout, digest of its bytes)
 PIECES_KEPT = 1024
@@ -230,6 +236,8 @@ class Call:
     def digest(self) -> bytes | None:
         """The digest of the call's canonical form (module, function, arguments, keyword arguments sorted by name),
         objects refused; None for a call that holds anything else (such a call is never memoised)."""
+        if any(_refused(value) for value in (*self.args, *self.kwargs.values())):   # before any bytes are hashed
+            return None
         digest = hashlib.sha256(f"{self.module}.{self.function}".encode())   # sha256: hardware-assisted on x86-64
         try:
             _feed(digest.update, self.args)

@@ -46,3 +46,9 @@ def test_a_list_of_numbers_is_digested_as_its_items():
     assert Call("m", "f", ([1, 2.5, None],), {}).digest != Call("m", "f", ([1, 2.5],), {}).digest
     assert Call("m", "f", ([1, 2],), {}).digest != Call("m", "f", ((1, 2),), {}).digest
     assert Call("m", "f", ([1, "2"],), {}).digest != Call("m", "f", ([1, 2],), {}).digest
+
+
+def test_a_call_with_a_generator_is_refused_before_any_bytes_are_hashed(monkeypatch):
+    monkeypatch.setattr(calls.hashlib, "sha256", lambda *a: pytest.fail("hashed a call that is never memoised"))
+    params = {"w": np.ones((64, 64))}
+    assert Call("m", "generate", (params, [1, 2]), {"rng": np.random.default_rng(0)}).digest is None
