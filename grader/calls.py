@@ -146,9 +146,11 @@ def _refused(value: Any) -> bool:
     """True for a value :func:`_feed` refuses at once (an object, a generator), without looking inside containers."""
     kind = type(value)
     return not (kind is np.ndarray or kind in _PLAIN or kind in (tuple, list, dict) or isinstance(value, np.generic))
+
+
 PIECE_BYTES = 2**15     # arrays from this size are fed as the sha256 of their bytes
+PIECES_KEPT = 1024      # digests kept by identity (all dropped when full: a class has a few dozen such inputs)
 _pieces: dict[int, tuple[weakref.ref, tuple, bytes]] = {}   # id -> (array, its layout, digest of its bytes)
-PIECES_KEPT = 1024
 
 
 def _piece(array: np.ndarray) -> bytes:
