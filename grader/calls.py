@@ -103,7 +103,7 @@ def encode(value: Any, arrays: dict | None = None, objects: Objects | None = Non
     raise Unencodable(f"a {kind.__name__} has no canonical form here")
 
 
-def _feed(update: Callable[[bytes], None], value: Any, depth: int = 0) -> None:
+def _feed(update: Callable[[Any], None], value: Any, depth: int = 0) -> None:
     """Add the canonical form of ``value`` to a digest (``update``: its ``update`` method) as bytes: the rules of
     :func:`encode` (the same values accepted and refused, objects always refused), written without building the tree
     (a digest is taken of every reference call a class makes): an array's bytes in one piece, the items of a

@@ -173,7 +173,7 @@ class Session:
         return (call.digest, *facts)
 
     def _memoised(self, key: tuple | None, diagnose: Callable[[], Mistake | None]) -> Mistake | None:
-        found = MISSING if key is None else DIAGNOSES.get(key)
+        found: Any = MISSING if key is None else DIAGNOSES.get(key)
         if found is MISSING:
             with np.errstate(all="ignore"):
                 found = diagnose()
