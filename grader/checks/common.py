@@ -18,7 +18,7 @@ _drawn = Memo(64 * 2**20)   # large draws: (generator state, shape, dtype, scale
 
 
 def normal(rng: np.random.Generator, shape, dtype=np.float64, scale: float = 1.0) -> np.ndarray:
-    """Seeded standard-normal input of a given shape and dtype, shape ``shape``.
+    """Seeded standard-normal input of shape ``shape`` and dtype ``dtype``, times ``scale``.
 
     A large draw (at least :data:`KEPT_DRAW` entries: a memory check's inputs) is made once per process and kept,
     read-only in memory that cannot be made writable, with the state it leaves ``rng`` in: the next student's check
