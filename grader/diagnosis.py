@@ -35,14 +35,17 @@ from typing import Any, Callable
 import numpy as np
 
 from . import diagnose_beyond, diagnose_error, diagnose_setting, diagnose_shape, mistaken, mistakes
-from .calls import Call, Namespace, class_name
+from .calls import Call, Namespace, array_digest, class_name
 from .compare import CheckFailed, explains
 from .interfaces import MistakeUndefined, Reference, ReferenceKind
+from .memo import MISSING, Memo
 from .mistaken import mistaken_reference
 from .mistakes import generic
 from .mistakes.model import Mistake
 from .sandbox import StudentError
 
+DIAGNOSES = Memo(16 * 2**20)   # diagnoses of wrong answers, across the students a process grades (below)
+DIAGNOSIS_BYTES = 512          # what one kept diagnosis is charged: its key and a mistake (most are shared)
 EXTRA_LIMIT = 2**16  # entries (arguments and result) above which a call gets its own mistakes only (memory checks)
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None), tuple, list, dict)
 
@@ -157,8 +160,26 @@ class Session:
         if not isinstance(got, np.ndarray) or found is None:
             return None
         call, path = found
-        with np.errstate(all="ignore"):
-            return self._first_match(call, path, got, failure.dtype_only)
+        key = self._memo_key(call, "value", path, array_digest(got), failure.dtype_only) if got.dtype.kind in "biuf" \
+            else None
+        return self._memoised(key, lambda: self._first_match(call, path, got, failure.dtype_only))
+
+    def _memo_key(self, call: Recorded, *facts: Any) -> tuple | None:
+        """The key of a diagnosis in :data:`DIAGNOSES`: the call's digest and the facts about the student's answer
+        it depends on; None where it is not kept (a call that holds an object, a reference that records or
+        replays: what the diagnosis reads there is the session's own)."""
+        if self.reference.kind is not ReferenceKind.LIVE or call.stateful or call.digest is None:
+            return None
+        return (call.digest, *facts)
+
+    def _memoised(self, key: tuple | None, diagnose: Callable[[], Mistake | None]) -> Mistake | None:
+        found: Any = MISSING if key is None else DIAGNOSES.get(key)
+        if found is MISSING:
+            with np.errstate(all="ignore"):
+                found = diagnose()
+            if key is not None:
+                DIAGNOSES.put(key, found, size=DIAGNOSIS_BYTES)
+        return found
 
     def diagnose_rank(self, failure: AssertionError, impl: Any, found: Mistake | None) -> Mistake | None:
         """``found``, or code that works for one number of leading axes only (``grader.diagnose_beyond.rank``)."""
@@ -233,20 +254,25 @@ class Session:
         if not error_type or call is None:
             return None
         message = failure.error_message
+        key = self._memo_key(call, "raised", error_type, message.split("\n", 1)[0])
+        return self._memoised(key, lambda: self._raising_like(call, error_type, message))
+
+    def _raising_like(self, call: Recorded, error_type: str, message: str) -> Mistake | None:
+        """The first mistake whose mistaken reference raises ``error_type`` with the words of ``message`` for
+        ``call``, else the first whose ``raises`` names that exception."""
         wanted = (error_type, error_words(message))
         candidates = self._candidates(call)
-        with np.errstate(all="ignore"):
-            for mistake in (*candidates, *mistakes.reaching(call.module)):
-                if mistake.compute is not None:
-                    continue
-                try:
-                    self._mistaken(mistake, call)
-                except MistakeUndefined as error:   # recorded as raising (the release)
-                    if (error.error_type, error_words(error.error_message)) == wanted:
-                        return mistake
-                except Exception as error:
-                    if (type(error).__name__, error_words(str(error))) == wanted:
-                        return mistake
+        for mistake in (*candidates, *mistakes.reaching(call.module)):
+            if mistake.compute is not None:
+                continue
+            try:
+                self._mistaken(mistake, call)
+            except MistakeUndefined as error:   # recorded as raising (the release)
+                if (error.error_type, error_words(error.error_message)) == wanted:
+                    return mistake
+            except Exception as error:
+                if (type(error).__name__, error_words(str(error))) == wanted:
+                    return mistake
         first_line = message.split("\n", 1)[0]
         return next((replace(mistake, looks_like=looks_like) for mistake in candidates
                      for kind, pattern, looks_like in mistake.raises

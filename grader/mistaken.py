@@ -15,13 +15,13 @@ import sys
 import threading
 import time
 import types
-from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
 from . import mistakes
 from .calls import Call
+from .memo import MISSING, Memo
 from .mistakes.model import apply
 
 
@@ -109,27 +109,22 @@ def _private_package(mistake_id: str, folder: Path, namespace: dict[str, types.M
     return package
 
 
-MEMO_ENTRIES = 4096
-_memo: OrderedDict[bytes, Any] = OrderedDict()
-_memo_lock = threading.Lock()
+MEMO_BYTES = 128 * 2**20
+_memo = Memo(MEMO_BYTES)
 
 
 def memo_call(label: str, function: Callable, call: Call) -> Any:
     """``function(*call.args, **call.kwargs)`` of a mistaken reference (``label``: which one), memoised by the call's
     digest like the reference's own results (``grader.reference``), whatever it returns: a class asks the same
-    mistakes of the same inputs, and a heavy function (``train``) returns a tree of parameters the reference's
-    cache does not keep. Results are kept as deep copies (an input the check changes later cannot change them); at
-    most :data:`MEMO_ENTRIES`, the least recently used dropped first."""
+    mistakes of the same inputs, and a heavy function (``train``) returns a tree of parameters. Results are kept as
+    deep copies (an input the check changes later cannot change them); at most :data:`MEMO_BYTES` (``grader.memo``),
+    the least recently used dropped first."""
     if call.digest is None:
         return function(*call.args, **call.kwargs)
     key = hashlib.blake2b(label.encode() + b"\0" + call.digest, digest_size=20).digest()
-    with _memo_lock:
-        if key in _memo:
-            _memo.move_to_end(key)
-            return _memo[key]
+    found = _memo.get(key)
+    if found is not MISSING:
+        return found
     result = copy.deepcopy(function(*call.args, **call.kwargs))
-    with _memo_lock:
-        _memo[key] = result
-        while len(_memo) > MEMO_ENTRIES:
-            _memo.popitem(last=False)
+    _memo.put(key, result)
     return result

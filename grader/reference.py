@@ -4,16 +4,15 @@ Every check input comes from an ``rng`` seeded by the check's name, so a class o
 asks the reference the same questions 300 times. :func:`reference` therefore memoises the
 reference's plain functions: a call whose arguments have a canonical form (arrays, numbers, strings, ``None``,
 tuples, lists and string-keyed dicts of those: ``grader.calls``) is keyed by its digest, and its result
-(an array or a tuple of arrays) is kept read-only, so a check cannot alter what the next
-student is compared with. Classes, and calls with any other argument, go straight through.
+(an array, a number, or a tree of them: a model's parameters, a loss) is kept with its arrays read-only, so a
+check cannot alter what the next student is compared with (each caller gets the tree's lists and dicts anew).
+Classes, and calls with any other argument, go straight through.
 The cache holds at most :data:`CACHE_BYTES` of results (least recently used dropped first).
 """
 from __future__ import annotations
 
 import importlib
 import inspect
-import threading
-from collections import OrderedDict
 from contextlib import contextmanager
 from functools import lru_cache
 from types import ModuleType
@@ -24,6 +23,8 @@ import numpy as np
 from . import curriculum
 from .calls import Call, Namespace
 from .interfaces import ReferenceKind
+from .memo import MISSING, Memo
+from .sandbox import MAX_DEPTH
 
 if TYPE_CHECKING:
     from .mistakes.model import Mistake
@@ -31,13 +32,17 @@ if TYPE_CHECKING:
 CACHE_BYTES = 256 * 2**20
 
 
-def _arrays(value: Any) -> list[np.ndarray]:
+_KEPT_AS_IS = (np.generic, int, float, complex, bool, str, bytes, type(None))   # values nothing can change
+_NOT_KEPT = object()
+
+
+def _arrays(value: Any, depth: int = 0) -> list[np.ndarray]:
     if isinstance(value, np.ndarray):
         return [value]
-    if isinstance(value, (tuple, list)):
-        return [array for item in value for array in _arrays(item)]
-    if isinstance(value, dict):
-        return [array for item in value.values() for array in _arrays(item)]
+    if depth < MAX_DEPTH and isinstance(value, (tuple, list)):
+        return [array for item in value for array in _arrays(item, depth + 1)]
+    if depth < MAX_DEPTH and isinstance(value, dict):
+        return [array for item in value.values() for array in _arrays(item, depth + 1)]
     return []
 
 
@@ -49,60 +54,70 @@ def _own(array: np.ndarray, inputs: list[np.ndarray]) -> np.ndarray:
     return owned
 
 
-def _frozen(result: Any, inputs: list[np.ndarray]) -> Any | None:
-    """A read-only copy of ``result`` when it is an array or a tuple of arrays; None when not cacheable."""
-    if isinstance(result, np.ndarray) and type(result) is np.ndarray:
+def _frozen(result: Any, inputs: list[np.ndarray], depth: int = 0) -> Any:
+    """``result`` with every array read-only and none a view of an input: an array, a number, or a tree of them
+    (tuples, lists, string-keyed dicts: a model's parameters, a loss); :data:`_NOT_KEPT` for anything else (an
+    object such as a ``KVCache``, which is never memoised)."""
+    kind = type(result)
+    if kind is np.ndarray:
         return _own(result, inputs)
-    if isinstance(result, tuple) and all(isinstance(item, np.ndarray) and type(item) is np.ndarray for item in result):
-        return tuple(_own(item, inputs) for item in result)
-    return None
+    if isinstance(result, _KEPT_AS_IS):
+        return result
+    if depth >= MAX_DEPTH:
+        return _NOT_KEPT
+    if kind in (tuple, list):
+        items = [_frozen(item, inputs, depth + 1) for item in result]
+        return _NOT_KEPT if any(item is _NOT_KEPT for item in items) else kind(items)
+    if kind is dict and all(type(key) is str for key in result):
+        items = [_frozen(item, inputs, depth + 1) for item in result.values()]
+        return _NOT_KEPT if any(item is _NOT_KEPT for item in items) else dict(zip(result, items))
+    return _NOT_KEPT
 
 
-def _size(result: Any) -> int:
-    return sum(item.nbytes for item in (result if isinstance(result, tuple) else (result,)))
+def _fresh(value: Any) -> Any:
+    """A kept result as a caller gets it: its lists and dicts new (a check may change them), the read-only arrays
+    and the tuples holding only those shared."""
+    kind = type(value)
+    if kind is list:
+        return [_fresh(item) for item in value]
+    if kind is dict:
+        return {key: _fresh(item) for key, item in value.items()}
+    if kind is tuple and any(type(item) in (list, dict, tuple) for item in value):
+        return tuple(_fresh(item) for item in value)
+    return value
 
 
 class ResultCache:
-    """Results of reference calls keyed by :attr:`grader.calls.Call.digest`; bounded by bytes, LRU."""
+    """Results of reference calls keyed by :attr:`grader.calls.Call.digest`; at most ``limit`` bytes, least
+    recently used dropped first (``grader.memo``)."""
 
     def __init__(self, limit: int = CACHE_BYTES):
-        self.limit = limit
         self.enabled = True  # off where one submission is checked (``attnkit check``): calls rarely repeat there
-        self.entries: OrderedDict[bytes, Any] = OrderedDict()
-        self.bytes = 0
-        self.hits = self.misses = 0
-        self._lock = threading.Lock()  # ``attnkit check`` runs two exercises at once; the call itself runs unlocked
+        self.memo = Memo(limit)
+
+    @property
+    def hits(self) -> int:
+        return self.memo.hits
+
+    @property
+    def misses(self) -> int:
+        return self.memo.misses
 
     def call(self, call: Call, function: Callable) -> Any:
         """``function(*call.args, **call.kwargs)``, from the cache when the same call was answered before."""
         args, kwargs = call.args, call.kwargs
-        if not self.enabled:  # the result read-only all the same
-            result = function(*args, **kwargs)
-            frozen = _frozen(result, _arrays(args) + _arrays(list(kwargs.values())))
-            return result if frozen is None else frozen
-        key = call.digest
-        if key is None:
-            return function(*args, **kwargs)
-        with self._lock:
-            found = self.entries.get(key)
-            if found is not None:
-                self.hits += 1
-                self.entries.move_to_end(key)
-                return found
-            self.misses += 1
+        key = call.digest if self.enabled else None
+        if key is not None:
+            found = self.memo.get(key)
+            if found is not MISSING:
+                return _fresh(found)
         result = function(*args, **kwargs)
         frozen = _frozen(result, _arrays(args) + _arrays(list(kwargs.values())))
-        if frozen is None:
+        if frozen is _NOT_KEPT:
             return result
-        if _size(frozen) <= self.limit:
-            with self._lock:
-                if key not in self.entries:
-                    self.entries[key] = frozen
-                    self.bytes += _size(frozen)
-                while self.bytes > self.limit:
-                    _, dropped = self.entries.popitem(last=False)
-                    self.bytes -= _size(dropped)
-        return frozen
+        if key is not None:   # the result read-only all the same where nothing is kept
+            self.memo.put(key, frozen)
+        return _fresh(frozen)
 
 
 class LiveReference(Namespace):

@@ -6,6 +6,7 @@ would share one core and leave the other idle), and the tests sharing an expensi
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -33,3 +34,12 @@ def torch():
 def transformers(torch):
     """HuggingFace transformers (the ``crosscheck`` extra, with torch), as the ``torch`` fixture."""
     return pytest.importorskip("transformers")
+
+
+@pytest.fixture(autouse=True)
+def _diagnoses_afresh():
+    """Each test diagnoses afresh: a grading process keeps its diagnoses (``grader.diagnosis.DIAGNOSES``), which
+    would carry an answer into a test that changes what a diagnosis tries (a time budget, a registry)."""
+    diagnosis = sys.modules.get("grader.diagnosis")
+    if diagnosis is not None:
+        diagnosis.DIAGNOSES.clear()

@@ -1,13 +1,16 @@
-"""The files of a recorded reference: one small index, one index per reference module, one file of arrays.
+"""The files of a recorded reference: one small index, two indexes per reference module, one file of arrays.
 
     grader/recorded/reference.json            format, numpy version, the functions recorded, the modules
-    grader/recorded/reference-<module>.json   that module's calls (key -> arguments and result as JSON
+    grader/recorded/reference-<module>.json   that module's reference calls (key -> arguments and result as JSON
                                               trees) and the arrays they name: digest -> dtype, shape, offset
+    grader/recorded/mistakes-<module>.json    the same for the classic mistakes' outputs recorded with those calls
     grader/recorded/reference.bin             the arrays' raw C-order bytes, one after another (8-byte aligned)
 
 A check of one exercise asks ``ref`` for a few modules, so a student who checks ``softmax`` reads the
 small index, ``reference-softmax.json`` and the bytes of the arrays it names; a module's index is read
-the first time one of its calls is looked up, the arrays' file the first time an array is needed. An
+the first time one of its calls is looked up, its mistakes' index the first time a diagnosis asks for a
+mistake's output (most of the recording, and never read when every check passes), the arrays' file the first
+time an array is needed. An
 array is read with ``np.frombuffer`` at its offset: no per-array header to parse, no zip directory, and
 nothing but numbers in the file (never a pickle). Writing is deterministic: the same recording gives the
 same bytes.
@@ -26,26 +29,29 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-FORMAT = 2
+FORMAT = 3
+MISTAKES = "mistakes"   # the space of a mistake's recorded output (``replay.mistake_key``)
 INDEX_NAME, ARRAYS_NAME = "reference.json", "reference.bin"
 ALIGN = 8
 
 
-def module_file(module: str) -> str:
+def module_file(module: str, space: str = "ref") -> str:
+    """The file of ``module``'s reference calls, or with ``space`` :data:`MISTAKES` of its mistakes' outputs."""
     if not module.isidentifier():
         raise ValueError(f"recorded module name {module!r} is not a Python identifier")
-    return f"reference-{module}.json"
+    return f"{'mistakes' if space == MISTAKES else 'reference'}-{module}.json"
 
 
 class Store:
     """The calls and arrays of one recording, read as they are needed."""
 
-    def __init__(self, meta: dict, read_module: Callable[[str], dict], read_array: Callable[[str], np.ndarray]):
+    def __init__(self, meta: dict, read_module: Callable[[str, str], dict],
+                 read_array: Callable[[str], np.ndarray]):
         if meta.get("format") != FORMAT:
             raise ValueError(f"recorded reference format {meta.get('format')!r}; this grader reads format {FORMAT}")
         self.meta = meta
         self._read_module, self._read_array = read_module, read_array
-        self._modules: dict[str, dict] = {}
+        self._modules: dict[tuple[str, str], dict] = {}
         self._arrays: dict[str, np.ndarray] = {}
 
     @classmethod
@@ -53,14 +59,14 @@ class Store:
         """The recording in ``folder``."""
         folder = Path(folder)
         meta = json.loads((folder / INDEX_NAME).read_text(encoding="utf-8"))
-        known = set(meta.get("modules", ()))
+        known = {"ref": set(meta.get("modules", ())), MISTAKES: set(meta.get("mistake_modules", ()))}
         table: dict[str, list] = {}
         blob: list[bytes] = []
 
-        def read_module(module: str) -> dict:
-            if module not in known:
+        def read_module(module: str, space: str) -> dict:
+            if module not in known[space]:
                 return {}
-            part = json.loads((folder / module_file(module)).read_text(encoding="utf-8"))
+            part = json.loads((folder / module_file(module, space)).read_text(encoding="utf-8"))
             table.update(part["arrays"])
             return part["calls"]
 
@@ -81,13 +87,20 @@ class Store:
         """A recording still in memory (``Recorder.index()`` and its arrays), as the build verifies it."""
         grouped = by_module(index["calls"])
         meta = {k: v for k, v in index.items() if k != "calls"}
-        return cls(meta, lambda module: grouped.get(module, {}), arrays.__getitem__)
+        return cls(meta, lambda module, space: grouped.get((module, space), {}), arrays.__getitem__)
 
     def calls(self, module: str) -> dict:
-        """``{key: entry}`` of the calls recorded for ``module`` (and its mistakes' outputs)."""
-        if module not in self._modules:
-            self._modules[module] = self._read_module(module)
-        return self._modules[module]
+        """``{key: entry}`` of the reference calls recorded for ``module``."""
+        return self._part(module, "ref")
+
+    def mistakes(self, module: str) -> dict:
+        """``{key: entry}`` of the mistakes' outputs recorded with ``module``'s calls (read at the first asked)."""
+        return self._part(module, MISTAKES)
+
+    def _part(self, module: str, space: str) -> dict:
+        if (module, space) not in self._modules:
+            self._modules[(module, space)] = self._read_module(module, space)
+        return self._modules[(module, space)]
 
     def fetch(self, digest: str) -> np.ndarray:
         """A fresh, writable copy of one recorded array."""
@@ -102,20 +115,25 @@ class Store:
         folder.mkdir(parents=True, exist_ok=True)
         blob, table = pack(arrays)
         grouped = by_module(index["calls"])
-        meta = dict({k: v for k, v in index.items() if k != "calls"}, modules=sorted(grouped))
+        meta = dict({k: v for k, v in index.items() if k != "calls"},
+                    modules=sorted(module for module, space in grouped if space == "ref"),
+                    mistake_modules=sorted(module for module, space in grouped if space == MISTAKES))
         files = {ARRAYS_NAME: blob, INDEX_NAME: dump(meta)}
-        for module, calls in grouped.items():
+        for (module, space), calls in grouped.items():
             named = sorted({digest for entry in calls.values()
                             for digest in digests([entry["result"], entry["args"] if entry["near"] else []])})
-            files[module_file(module)] = dump({"calls": calls, "arrays": {d: table[d] for d in named}})
+            files[module_file(module, space)] = dump({"calls": calls, "arrays": {d: table[d] for d in named}})
         for name, data in files.items():
             _write_atomically(folder / name, data)
 
 
-def by_module(calls: dict) -> dict[str, dict]:
-    grouped: dict[str, dict] = {}
+def by_module(calls: dict) -> dict[tuple[str, str], dict]:
+    """``{(module, space): {key: entry}}``: a module's reference calls (space ``"ref"``) apart from its mistakes'
+    outputs (:data:`MISTAKES`)."""
+    grouped: dict[tuple[str, str], dict] = {}
     for key, entry in calls.items():
-        grouped.setdefault(entry["module"], {})[key] = entry
+        space = MISTAKES if entry["space"] == MISTAKES else "ref"
+        grouped.setdefault((entry["module"], space), {})[key] = entry
     return grouped
 
 

@@ -175,7 +175,7 @@ class Replay:
     def mistaken(self, mistake_id: str, key: str | None) -> Any:
         """What a classic mistake returned for the reference call ``key`` when it was recorded."""
         module = None if key is None else self._module_of.get(key)
-        entry = None if module is None or key is None else self.store.calls(module).get(mistake_key(mistake_id, key))
+        entry = None if module is None or key is None else self.store.mistakes(module).get(mistake_key(mistake_id, key))
         if entry is None:
             raise MistakeUndefined(mistake_id)
         result = entry["result"]

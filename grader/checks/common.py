@@ -1,19 +1,44 @@
 """Small helpers shared by the check modules (not checks themselves: no ``test_`` names here)."""
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import numpy as np
 
 from ..compare import CheckFailed, describe, expect_close, expect_parts
+from ..memo import MISSING, Memo
 from ..sandbox import StudentRaised
 
 DTYPES = (np.float64, np.float32)
 
 
+KEPT_DRAW = 2**12           # entries from which a draw is kept (smaller ones cost less than finding them again)
+_drawn = Memo(64 * 2**20)   # large draws: (generator state, shape, dtype, scale) -> (array, state after)
+
+
 def normal(rng: np.random.Generator, shape, dtype=np.float64, scale: float = 1.0) -> np.ndarray:
-    """Seeded standard-normal input of a given shape and dtype."""
-    return (rng.standard_normal(shape) * scale).astype(dtype)
+    """Seeded standard-normal input of shape ``shape`` and dtype ``dtype``, times ``scale``.
+
+    A large draw (at least :data:`KEPT_DRAW` entries: a memory check's inputs) is made once per process and kept,
+    read-only in memory that cannot be made writable, with the state it leaves ``rng`` in: the next student's check
+    gets the same array and ``rng`` moves on as it would have (a class draws the same inputs again and again), and
+    the reference's memo digests such an array once (``grader.calls``)."""
+    size = math.prod(shape) if isinstance(shape, tuple) else int(np.prod(shape))
+    bits = rng.bit_generator
+    if size < KEPT_DRAW or type(bits) is not np.random.PCG64:
+        return (rng.standard_normal(shape) * scale).astype(dtype)
+    before = bits.state
+    key = (before["state"]["state"], before["state"]["inc"], before["has_uint32"], before["uinteger"],
+           tuple(np.atleast_1d(shape).tolist()), np.dtype(dtype).str, float(scale))
+    found = _drawn.get(key)
+    if found is MISSING:
+        drawn = (rng.standard_normal(shape) * scale).astype(dtype)
+        found = (np.ndarray(drawn.shape, drawn.dtype, buffer=drawn.tobytes()), bits.state)
+        _drawn.put(key, found, size=drawn.nbytes)
+    else:
+        bits.state = found[1]
+    return found[0]
 
 
 def expect_pair(got: Any, expected: tuple, *, call: str, atol: float | None = None, rtol: float | None = None,

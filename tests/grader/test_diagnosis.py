@@ -140,3 +140,37 @@ def test_a_softmax_along_another_axis_is_the_wrong_axis():
         expected = session.ref.softmax.softmax(x, axis=asked)
         assert session.diagnose(failure_of(softmax_along(x, axis=used), expected)) == softmax.WRONG_AXIS
     assert session.diagnose(failure_of(np.full_like(x, 1 / 3), expected)) is None
+
+
+def test_a_wrong_answer_seen_before_is_diagnosed_once_per_process(monkeypatch):
+    """The same call and the same wrong value (another student of the class) get the kept diagnosis; another wrong
+    value, or the same one against a replayed reference, is diagnosed anew."""
+    from grader import diagnosis
+
+    tried = []
+    first_match = Session._first_match
+    monkeypatch.setattr(Session, "_first_match", lambda self, *a: tried.append(1) or first_match(self, *a))
+    rng = np.random.default_rng(7)
+    Q, K, V = rng.standard_normal((3, 4)), rng.standard_normal((3, 4)), rng.standard_normal((3, 2))
+    wrong = mistaken_reference(attention.NO_SCALE.id)["attention"].scaled_dot_product_attention(Q, K, V)[1]
+    for _student in range(3):   # each student: a session of their own, arrays of their own
+        session = Session(reference())
+        weights = session.ref.attention.scaled_dot_product_attention(Q.copy(), K.copy(), V.copy())[1]
+        assert session.diagnose(failure_of(wrong.copy(), weights)) == attention.NO_SCALE
+    assert len(tried) == 1 and len(diagnosis.DIAGNOSES) == 1
+    session = Session(reference())
+    weights = session.ref.attention.scaled_dot_product_attention(Q, K, V)[1]
+    assert session.diagnose(failure_of(weights * 1.5, weights)) is None and len(tried) == 2
+
+
+def test_an_exception_seen_before_is_diagnosed_once_per_process(monkeypatch):
+    tried = []
+    raising_like = Session._raising_like
+    monkeypatch.setattr(Session, "_raising_like", lambda self, *a: tried.append(1) or raising_like(self, *a))
+    scores = np.arange(6.0).reshape(2, 3)
+    for _student in range(2):
+        session = Session(reference())
+        session.ref.softmax.softmax(scores.copy(), axis=1)
+        session.diagnose(raised("softmax(x of shape (2, 3), axis=1)", "ValueError",
+                                "axis 5 is out of bounds for array of dimension 2"))
+    assert len(tried) == 1

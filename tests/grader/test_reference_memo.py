@@ -34,3 +34,41 @@ def test_attnkit_check_asks_the_reference_without_its_cache():
     hits, misses = cache.hits, cache.misses
     assert main(["softmax"], impl="solutions", out=io.StringIO()) == 0
     assert (cache.hits, cache.misses) == (hits, misses) and cache.enabled
+
+
+def test_trees_and_numbers_the_reference_returns_are_memoised_read_only_with_fresh_containers():
+    cache, calls = reference.ResultCache(), []
+
+    def step(x):
+        calls.append(1)
+        return {"w": x * 2, "layers": [x + 1, (x, np.float64(3.5))]}, 1.5
+
+    x = np.ones(3)
+    first, loss = cache.call(Call("m", "step", (x,), {}), step)
+    second, _ = cache.call(Call("m", "step", (x.copy(),), {}), step)
+    assert len(calls) == 1 and loss == 1.5
+    assert first is not second and first["layers"] is not second["layers"]   # a check may change its own dict
+    assert first["w"] is second["w"] and not first["w"].flags.writeable
+    assert not first["layers"][1][0].flags.writeable and first["layers"][1][0] is not x   # never a view of an input
+    first["w"] = None
+    assert cache.call(Call("m", "step", (x,), {}), step)[0]["w"] is second["w"]
+
+
+def test_a_result_holding_an_object_is_not_memoised():
+    cache, calls = reference.ResultCache(), []
+
+    def make(x):
+        calls.append(1)
+        return [x, object()]
+
+    for _ in range(2):
+        cache.call(Call("m", "make", (np.ones(2),), {}), make)
+    assert len(calls) == 2
+
+
+def test_the_reference_memo_holds_at_most_its_bytes():
+    cache = reference.ResultCache(limit=10_000)
+    for i in range(40):
+        cache.call(Call("m", "big", (float(i),), {}), lambda v: np.full(200, v))   # 1600 bytes each
+    assert cache.memo.bytes <= 10_000 and 0 < len(cache.memo) < 40
+    assert cache.call(Call("m", "big", (39.0,), {}), lambda v: np.zeros(1))[0] == 39.0   # the latest is kept

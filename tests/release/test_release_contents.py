@@ -109,8 +109,13 @@ def test_the_check_modules_are_the_projects_minus_the_hidden_checks(release):
 def test_recording_is_numpy_and_json_without_pickles(release):
     folder = release / "grader" / "recorded"
     size = (folder / "reference.bin").stat().st_size
-    modules = json.loads((folder / "reference.json").read_text())["modules"]
-    parts = [json.loads((folder / f"reference-{module}.json").read_text()) for module in modules]
+    meta = json.loads((folder / "reference.json").read_text())
+    parts = [json.loads((folder / f"{kind}-{module}.json").read_text())
+             for kind, modules in (("reference", meta["modules"]), ("mistakes", meta["mistake_modules"]))
+             for module in modules]
+    assert sorted(p.name for p in folder.glob("*.json")) == sorted(
+        ["reference.json", *(f"reference-{m}.json" for m in meta["modules"]),
+         *(f"mistakes-{m}.json" for m in meta["mistake_modules"])])
     index = {"calls": {k: v for part in parts for k, v in part["calls"].items()}}
     table = {k: v for part in parts for k, v in part["arrays"].items()}
     names = set(table)

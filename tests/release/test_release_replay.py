@@ -164,9 +164,11 @@ def test_the_arrays_file_is_read_once_and_only_when_needed(tmp_path, monkeypatch
     for module, value in (("softmax", np.arange(6.0).reshape(2, 3)), ("masking", np.ones(3, np.float32))):
         k, tree, inputs = recorder.key("ref", Call(module, "f", (np.zeros(2),), {}))
         recorder.add(k, tree, inputs, {"kind": "value", "value": recorder.node(value)})
+    wrong = recorder.key("mistakes", Call("softmax", "wrong_axis", (), {}))
+    recorder.add(*wrong, {"kind": "value", "value": recorder.node(np.zeros(3))})
     Store.write(tmp_path, recorder.index(), recorder.arrays)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["reference-masking.json", "reference-softmax.json",
-                                                          "reference.bin", "reference.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mistakes-softmax.json", "reference-masking.json",
+                                                          "reference-softmax.json", "reference.bin", "reference.json"]
     opened: list[str] = []
     path = type(tmp_path)
     real_bytes, real_text = path.read_bytes, path.read_text
@@ -179,4 +181,6 @@ def test_the_arrays_file_is_read_once_and_only_when_needed(tmp_path, monkeypatch
     fetched = decode(entry["result"]["value"], store.fetch)
     assert fetched.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and fetched.flags.writeable
     assert opened == ["reference.json", "reference-softmax.json", "reference.bin"]
-    assert store.calls("gqa") == {}
+    assert store.calls("gqa") == {} and store.mistakes("masking") == {}
+    assert list(store.mistakes("softmax")) == [wrong[0]]   # the mistakes' outputs: read when a diagnosis asks
+    assert opened == ["reference.json", "reference-softmax.json", "reference.bin", "mistakes-softmax.json"]
