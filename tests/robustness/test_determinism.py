@@ -126,8 +126,16 @@ def test_check_suite_in_a_fresh_process_under_any_hash_seed(implementations, fir
     assert json.loads(done.stdout) == first_run
 
 
+def _dotted(node: ast.AST) -> bool:
+    """A plain dotted name (``np.random.PCG64``): names a thing, calls nothing."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
 def _annotations(tree: ast.AST) -> set[int]:
-    """ids of every node inside a type annotation or a base class (``rng: np.random.Generator`` draws nothing)."""
+    """ids of every node naming a type, not using it: a type annotation, a base class (``rng: np.random.Generator``
+    draws nothing), or a type test (``type(bits) is np.random.PCG64``, ``isinstance(g, np.random.Generator)``)."""
     roots = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -138,6 +146,11 @@ def _annotations(tree: ast.AST) -> set[int]:
             roots += node.bases
         elif isinstance(node, ast.AnnAssign):
             roots.append(node.annotation)
+        elif isinstance(node, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            roots += [operand for operand in (node.left, *node.comparators) if _dotted(operand)]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2):
+            roots += [kind for kind in getattr(node.args[1], "elts", [node.args[1]]) if _dotted(kind)]
     return {id(inner) for root in roots if root is not None for inner in ast.walk(root)}
 
 
@@ -182,7 +195,10 @@ def test_the_static_scan_catches_what_it_should(tmp_path):
                    "    x = np.random.rand(3)\n    g = np.random.default_rng()\n"
                    "    h = np.random.default_rng(7)\n    s = np.random.RandomState(1)\n"
                    "    return time.time(), urandom(4), np.random\n"
-                   "class Draws(np.random.Generator):\n    pass\n")
+                   "class Draws(np.random.Generator):\n    pass\n"
+                   "def kind(g):\n"
+                   "    return type(g.bit_generator) is np.random.PCG64 or isinstance(g, np.random.Generator)\n"
+                   "def fresh(g):\n    return g is np.random.default_rng()\n")
     uses = sorted(_clock_uses(bad), key=lambda use: int(use.rsplit("line ", 1)[1].rstrip(")")))
     assert uses == ["import time (line 1)", "from os import ... (line 3)", "np.random.rand (line 5)",
-                    "np.random.default_rng (line 6)", "np.random (line 9)"], uses
+                    "np.random.default_rng (line 6)", "np.random (line 9)", "np.random.default_rng (line 15)"], uses

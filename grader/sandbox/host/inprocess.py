@@ -15,7 +15,7 @@ from typing import Any
 from ...interfaces import NO_REPORT, CallReport
 from .. import wire
 from ..inside.runtime import Responder, Runtime, Unresolved
-from . import errors
+from . import errors, fromsource
 from .proxy import Implementation, called, judged, student_error
 
 _counter = itertools.count()
@@ -93,5 +93,6 @@ def trusted_transport(root: str | Path, exercise: str = "") -> InProcessTranspor
 
 
 def trusted_runtime(root: str | Path) -> Runtime:
-    """The modules of ``root`` loaded as a package of their own in this process."""
-    return Runtime(str(root), package=f"_attnkit_trusted_{next(_counter)}")
+    """The modules of ``root`` loaded as a package of their own in this process, compiled from their source."""
+    fromsource.install()
+    return Runtime(str(root), package=f"{fromsource.PREFIX}{next(_counter)}")
