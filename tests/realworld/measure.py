@@ -182,8 +182,9 @@ def build_submissions(entries: list[Entry], folder: Path, kit: Path = ROOT) -> N
             shutil.copyfile(replaced.path, target / f"{replaced.module}.py")
 
 
-def run_grade(submissions: Path, out: Path, jobs: int = 2, kit: Path = ROOT) -> None:
-    """``attnkit grade`` as an instructor runs it (the installed script; another kit: its package on PYTHONPATH)."""
+def run_grade(submissions: Path, out: Path, jobs: int = 2, kit: Path = ROOT, course: list[str] | None = None) -> None:
+    """``attnkit grade`` as an instructor runs it (the installed script; another kit: its package on PYTHONPATH),
+    on the exercises of ``course`` (all when None)."""
     script = Path(sys.executable).parent / "attnkit"
     env = dict(os.environ)
     if kit.resolve() == ROOT and script.exists():
@@ -192,6 +193,7 @@ def run_grade(submissions: Path, out: Path, jobs: int = 2, kit: Path = ROOT) -> 
         command = [sys.executable, "-m", "attnkit"]
         env["PYTHONPATH"] = os.pathsep.join([str(kit)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     command += ["grade", str(submissions), "--out", str(out), "--jobs", str(jobs)]
+    command += ["--exercises", ",".join(course)] if course else []
     done = subprocess.run(command, capture_output=True, text=True, cwd=kit, env=env)
     if not (out / "grades.csv").exists():
         raise RuntimeError(f"attnkit grade wrote no grades.csv (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
@@ -237,23 +239,49 @@ def read_graded(out: Path, student: str, exercises) -> Graded:
     return graded
 
 
+def courses(entries: list[Entry], kit: Path = ROOT) -> list[tuple[list[str] | None, list[Entry]]]:
+    """The entries grouped by the course their grading needs: an entry's exercise and every exercise that uses it,
+    directly or through another (``depends_on`` in the kit's curriculum), in the curriculum's order. No other
+    exercise imports the entry's module, so its points there cannot move. A kit whose curriculum names no
+    dependencies grades every entry in every exercise (``None``: the whole course)."""
+    data = yaml.safe_load((kit / "grader" / "curriculum.yaml").read_text(encoding="utf-8"))["exercises"]
+    if not any("depends_on" in item for item in data):
+        return [(None, entries)] if entries else []
+    order = [item["id"] for item in data]
+    users = {item["id"]: {other["id"] for other in data if item["id"] in other.get("depends_on", ())} for item in data}
+    grouped: dict[tuple[str, ...], list[Entry]] = {}
+    for entry in entries:
+        course, frontier = {entry.exercise}, [entry.exercise]
+        while frontier:  # the curriculum's exercises bound this walk
+            for user in users.get(frontier.pop(), ()):
+                if user not in course:
+                    course.add(user)
+                    frontier.append(user)
+        grouped.setdefault(tuple(e for e in order if e in course), []).append(entry)
+    return [(list(course), members) for course, members in grouped.items()]
+
+
 def measure(entries: list[Entry] | None = None, keep: Path | None = None, jobs: int = 2, kit: Path = ROOT) -> Report:
+    """Grade every entry (beside the reference) with ``attnkit grade``, one run per course of :func:`courses`."""
     kit = Path(kit).resolve()
     entries = load_corpus(kit=kit) if entries is None else entries
     exercises = set(exercise_modules(kit))
+    outcomes: dict[str, Outcome] = {}
+    reference_ok, seconds = True, 0.0
     with tempfile.TemporaryDirectory(prefix="attnkit-realworld-") as scratch:
         base = Path(keep) if keep else Path(scratch)
-        submissions, out = base / "submissions", base / "results"
         if keep and base.exists():
             shutil.rmtree(base)
-        build_submissions(entries, submissions, kit)
-        start = time.perf_counter()
-        run_grade(submissions, out, jobs, kit)
-        seconds = time.perf_counter() - start
-        reference = read_graded(out, REFERENCE, exercises)
-        outcomes = [Outcome(e, read_graded(out, e.name, exercises)) for e in entries]
-    reference_ok = bool(reference.max_score) and all(reference.lost(e) == 0 for e in reference.max_score)
-    return Report(outcomes, reference_ok, seconds)
+        for number, (course, members) in enumerate(courses(entries, kit)):
+            submissions, out = base / f"course{number}" / "submissions", base / f"course{number}" / "results"
+            build_submissions(members, submissions, kit)
+            start = time.perf_counter()
+            run_grade(submissions, out, jobs, kit, course)
+            seconds += time.perf_counter() - start
+            reference = read_graded(out, REFERENCE, exercises)
+            reference_ok &= bool(reference.max_score) and all(reference.lost(e) == 0 for e in reference.max_score)
+            outcomes.update((e.name, Outcome(e, read_graded(out, e.name, exercises))) for e in members)
+    return Report([outcomes[e.name] for e in entries], reference_ok, seconds)
 
 
 def fraction(part: int, whole: int) -> str:

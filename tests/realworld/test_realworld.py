@@ -1,4 +1,5 @@
-"""The realistic corpus, graded once through ``attnkit grade``: a ratchet on how the feedback holds up.
+"""The realistic corpus, graded through ``attnkit grade`` (one run per course: an entry's exercise and the exercises
+that use it, ``measure.courses``): a ratchet on how the feedback holds up.
 
 The figures asserted here are what held when the corpus was written (commit 5e32aad, 2026-11-25);
 each is a floor or a ceiling that later work may only improve. Issue 11's targets are in the comments:
@@ -46,6 +47,21 @@ def test_corpus_is_well_formed():
         assert entry.path.read_text(encoding="utf-8").startswith('"""'), f"{entry.name}: header docstring"
         if entry.mistake is not None:
             assert re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)+", entry.mistake), f"{entry.name}: id {entry.mistake!r}"
+
+
+def test_each_entry_is_graded_in_its_exercise_and_every_exercise_that_uses_it():
+    from grader import curriculum
+
+    entries = measure.load_corpus()
+    grouped = measure.courses(entries)
+    assert sorted(e.name for _, members in grouped for e in members) == sorted(e.name for e in entries)
+    for course, members in grouped:
+        assert course == [e for e in curriculum.ids() if e in course]  # the curriculum's order
+        for entry in members:
+            assert entry.exercise in course
+            users = [e for e in curriculum.ids() if set(curriculum.prerequisites(e)) & set(course)]
+            assert set(users) <= set(course), (entry.name, sorted(set(users) - set(course)))
+    assert len(grouped) > 1 and any("attention" in course and "softmax" not in course for course, _ in grouped)
 
 
 def test_every_expected_id_is_defined_or_proposed():
