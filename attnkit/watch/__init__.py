@@ -1,9 +1,10 @@
 """``attnkit watch``: re-run the checks of an exercise each time its file is saved.
 
 Checks every exercise once at the start, then polls the modification times of ``IMPL/*.py``
-(no extra dependency, works on every OS and editor); when a module changes, the exercises that
-use it (itself and those that depend on it, from the learning path) are checked again in the
-sandbox, with the same report and notes as ``attnkit check`` (:func:`attnkit.check.check_and_report`).
+(no extra dependency, works on every OS and editor); when a module changes, its exercise is checked
+again in the sandbox at once, with the same report and notes as ``attnkit check``
+(:func:`attnkit.check.check_and_report`), and then, in a report of their own, the exercises that use it
+(those that depend on it, from the learning path): the file just saved is answered first.
 One zygote stays warm for the whole session, so a re-check takes about as long as the checks
 themselves. Ctrl-C stops.
 """
@@ -19,6 +20,7 @@ from grader.sandbox import TIMEOUT_SECONDS
 WATCHING = "attnkit watch: watching {path} (Ctrl-C stops). Save a file to check the exercises that use it."
 FIRST = "\n--- {clock}: checking every exercise"
 CHANGED = "\n--- {names} changed at {clock}: checking {exercises}"
+USERS = "\n--- and the exercises that use {names}: {exercises}"
 STOPPED = "\nattnkit watch: stopped"
 
 
@@ -84,10 +86,16 @@ def main(impl: str | Path = "exercises", timeout: float = TIMEOUT_SECONDS, inter
                 changed = {name for name in now if seen.get(name) != now[name]}
                 seen = now
                 exercises = affected(changed)
-                if exercises:
-                    print(CHANGED.format(names=", ".join(sorted(f"{n}.py" for n in changed)),
-                                         clock=time.strftime("%H:%M:%S"), exercises=", ".join(exercises)), file=out)
-                    check(exercises)
+                saved = tuple(e for e in exercises if e in changed)
+                users = tuple(e for e in exercises if e not in changed)
+                names = ", ".join(sorted(f"{n}.py" for n in changed))
+                if saved:
+                    print(CHANGED.format(names=names, clock=time.strftime("%H:%M:%S"), exercises=", ".join(saved)),
+                          file=out)
+                    check(saved)
+                if users:
+                    print(USERS.format(names=names, exercises=", ".join(users)), file=out)
+                    check(users)
     except KeyboardInterrupt:
         print(STOPPED, file=out)
         return 130

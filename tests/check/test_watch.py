@@ -42,6 +42,25 @@ def test_saving_a_file_rechecks_it(tmp_path):
     assert "positional" in after and "softmax" not in after
 
 
+def test_the_saved_exercise_is_answered_before_the_exercises_that_use_it(tmp_path):
+    impl = tmp_path / "exercises"
+    shutil.copytree(ROOT / "exercises", impl, ignore=shutil.ignore_patterns("__pycache__"))
+    out = io.StringIO()
+
+    def sleep(_):  # the student saves a finished softmax.py before the first poll
+        shutil.copy(ROOT / "solutions" / "softmax.py", impl / "softmax.py")
+        stamp = (impl / "softmax.py").stat().st_mtime + 5
+        os.utime(impl / "softmax.py", (stamp, stamp))
+
+    assert watch.main(impl, timeout=5, interval=0, out=out, rounds=1, sleep=sleep) == 0
+    after = out.getvalue().split("changed at", 1)[1]
+    own, users = after.split("and the exercises that use softmax.py:", 1)
+    assert "checking softmax" in own and "PASS  softmax" in own
+    assert not any(f"  {exercise} " in own for exercise in curriculum.ids() if exercise != "softmax")
+    assert "softmax " not in users.split("\n", 1)[1]  # checked once, in its own report
+    assert all(f"TODO  {exercise}" in users for exercise in watch.affected({"softmax"}) if exercise != "softmax")
+
+
 def test_missing_folder(tmp_path, capsys):
     assert watch.main(tmp_path / "nope", rounds=1) == 2
     assert "attnkit watch: no folder" in capsys.readouterr().err
