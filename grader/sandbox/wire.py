@@ -27,7 +27,6 @@ import math
 import re
 import socket
 import struct
-import time
 import types
 
 import numpy as np
@@ -190,16 +189,11 @@ def _safe_dtype(text) -> np.dtype:
     return dtype
 
 
-def _recv_exactly(sock: socket.socket, size: int, deadline: float | None) -> bytearray:
+def _recv_exactly(sock: socket.socket, size: int) -> bytearray:
     buffer = bytearray(size)
     view = memoryview(buffer)
     got = 0
     while got < size:
-        if deadline is not None:  # one deadline for the whole frame, however it is trickled
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise socket.timeout("deadline passed")
-            sock.settimeout(left)
         n = sock.recv_into(view[got:], size - got)
         if n == 0:
             raise WireError("connection closed")
@@ -246,12 +240,12 @@ def send(sock: socket.socket, header: dict, arrays: list | tuple = ()) -> None:
         sock.sendall(part)
 
 
-def recv(sock: socket.socket, max_bytes: int = MAX_FRAME, deadline: float | None = None) -> tuple[dict, list]:
-    """Read one frame: (header, arrays). Raises :class:`WireError` on anything malformed, ``socket.timeout``
-    when the whole frame has not arrived by ``deadline`` (``time.monotonic()``; None: the socket's timeout).
-    The frame's rules are :func:`body_size` and :func:`parse`."""
-    size = body_size(_recv_exactly(sock, LENGTH.size, deadline), max_bytes)
-    return parse(_recv_exactly(sock, size, deadline))
+def recv(sock: socket.socket, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
+    """Read one frame on a blocking socket (the child's end; the trusted side reads through ``host/channel.py``,
+    against a deadline): (header, arrays). Raises :class:`WireError` on anything malformed. The frame's rules are
+    :func:`body_size` and :func:`parse`."""
+    size = body_size(_recv_exactly(sock, LENGTH.size), max_bytes)
+    return parse(_recv_exactly(sock, size))
 
 
 def body_size(prefix, max_bytes: int = MAX_FRAME) -> int:

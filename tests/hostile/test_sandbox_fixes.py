@@ -7,8 +7,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -107,20 +105,6 @@ def test_malformed_trees_are_wire_errors(node):
         node = deep
     with pytest.raises(wire.WireError):
         wire.decode(node, [])
-
-
-def test_one_deadline_for_a_trickled_frame():
-    ours, theirs = socket.socketpair()
-    with ours, theirs:
-        ours.settimeout(5)
-        length = wire.LENGTH.pack(256)  # a frame of 256 bytes, one byte every 0.3 s
-        trickle = threading.Thread(target=lambda: [theirs.send(length[i:i + 1]) or time.sleep(0.3) for i in range(8)])
-        trickle.start()
-        start = time.monotonic()
-        with pytest.raises(socket.timeout):
-            wire.recv(ours, deadline=start + 1.0)
-        assert time.monotonic() - start < 1.5  # not 8 x 0.3 s, not the socket's 5 s per read
-        trickle.join()
 
 
 def test_an_array_is_sent_by_its_real_dtype_and_object_arrays_never_leave():
