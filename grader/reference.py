@@ -46,15 +46,37 @@ def _arrays(value: Any, depth: int = 0) -> list[np.ndarray]:
     return []
 
 
-def _own(array: np.ndarray, inputs: list[np.ndarray]) -> np.ndarray:
+class _Inputs:
+    """A call's input arrays, and the objects whose memory they are views of (bases, at most :data:`MAX_DEPTH`
+    deep): what a result may share memory with."""
+
+    def __init__(self, arrays: list[np.ndarray]):
+        self.arrays = arrays
+        self.holders: set[int] = set()   # ids of the inputs and of their bases, alive while the inputs are
+        for array in arrays:
+            holder: Any = array
+            for _ in range(MAX_DEPTH):
+                if holder is None:
+                    break
+                self.holders.add(id(holder))
+                holder = getattr(holder, "base", None)
+
+    def may_hold(self, array: np.ndarray) -> bool:
+        """Whether ``array`` may share memory with an input. An array that owns its memory shares it only with
+        inputs that are it or views of it; checked by identity first, the memory bounds only for a view."""
+        if array.base is None and id(array) not in self.holders:
+            return False
+        return any(np.may_share_memory(array, source) for source in self.arrays)
+
+
+def _own(array: np.ndarray, inputs: _Inputs) -> np.ndarray:
     """``array``, copied when it may be a view of an input (the check may change its inputs later)."""
-    shared = any(np.may_share_memory(array, source) for source in inputs)
-    owned = array.copy() if shared else array
+    owned = array.copy() if inputs.may_hold(array) else array
     owned.flags.writeable = False
     return owned
 
 
-def _frozen(result: Any, inputs: list[np.ndarray], depth: int = 0) -> Any:
+def _frozen(result: Any, inputs: _Inputs, depth: int = 0) -> Any:
     """``result`` with every array read-only and none a view of an input: an array, a number, or a tree of them
     (tuples, lists, string-keyed dicts: a model's parameters, a loss); :data:`_NOT_KEPT` for anything else (an
     object such as a ``KVCache``, which is never memoised)."""
@@ -112,7 +134,7 @@ class ResultCache:
             if found is not MISSING:
                 return _fresh(found)
         result = function(*args, **kwargs)
-        frozen = _frozen(result, _arrays(args) + _arrays(list(kwargs.values())))
+        frozen = _frozen(result, _Inputs(_arrays(args) + _arrays(list(kwargs.values()))))
         if frozen is _NOT_KEPT:
             return result
         if key is not None:   # the result read-only all the same where nothing is kept

@@ -72,3 +72,18 @@ def test_the_reference_memo_holds_at_most_its_bytes():
         cache.call(Call("m", "big", (float(i),), {}), lambda v: np.full(200, v))   # 1600 bytes each
     assert cache.memo.bytes <= 10_000 and 0 < len(cache.memo) < 40
     assert cache.call(Call("m", "big", (39.0,), {}), lambda v: np.zeros(1))[0] == 39.0   # the latest is kept
+
+
+def test_a_result_sharing_memory_with_an_input_is_copied_whatever_way_it_shares_it():
+    """Only a result that owns its memory and is no input's owner skips the memory-bounds test; the input
+    itself, a view of it, and the array an input is a view of are all copied before they are made read-only."""
+    owner = np.arange(12.0)
+    x = owner[2:8]    # the input is a view; ``owner`` holds its memory
+    results = {"itself": lambda x: x, "a view": lambda x: x[1:], "its owner": lambda x: x.base,
+               "new": lambda x: x * 2}
+    for label, function in results.items():
+        with reference.unmemoised():
+            got = reference.cache().call(Call("m", f"share-{label}", (x,), {}), function)
+        assert not got.flags.writeable, label
+        assert not np.may_share_memory(got, x) and not np.may_share_memory(got, owner), label
+        assert x.flags.writeable and owner.flags.writeable, label   # the caller's arrays stay as they were
