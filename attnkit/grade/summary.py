@@ -146,7 +146,7 @@ def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[st
     the PNGs of attnkit.show.class_summary); returns the text. ``handed_in``: student -> which of their two
     hand-ins was graded."""
     from attnkit.report import write_report
-    from attnkit.show.class_summary import write_pictures  # imports matplotlib only when it is installed
+    from attnkit.show.class_summary import drop_pictures, write_pictures  # matplotlib only when installed
 
     files = (Path(out) / "grades.csv", Path(out) / "summary.json")
     before = [_contents(path) for path in files]
@@ -155,6 +155,8 @@ def write_all(out: Path, results: list[SubmissionResult], exercise_ids: tuple[st
     atomic.write_json(files[1], summary)
     unchanged = None not in before and before == [_contents(path) for path in files]
     drawn = write_pictures(Path(out), graded(results), summary, reuse=unchanged) + "\n" if pictures else ""
+    if not pictures and not unchanged:
+        drop_pictures(Path(out))
     text = summary_text(summary) + "\n" + drawn
     write_report(Path(out), results, summary, exercise_ids)
     atomic.write_text(Path(out) / "summary.txt", text)

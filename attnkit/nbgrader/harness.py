@@ -9,6 +9,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Collection
 
 from .course import ASSIGNMENT
 from .sources import strip_solution_markers
@@ -55,9 +56,10 @@ def jupyter_env(root: Path) -> dict:
     return env
 
 
-def submit(course: Path, student: str, fill: bool) -> None:
-    """Hand in the released notebooks as ``student``: answered with the solutions when ``fill``, untouched if not."""
-    released = notebooks(course / "release" / ASSIGNMENT)
+def submit(course: Path, student: str, fill: bool, only: Collection[str] | None = None) -> None:
+    """Hand in the released notebooks as ``student``: answered with the solutions when ``fill``, untouched if not;
+    with ``only``, just those exercises' notebooks (a partial hand-in: nbgrader scores the others 0)."""
+    released = {e: nb for e, nb in notebooks(course / "release" / ASSIGNMENT).items() if only is None or e in only}
     solutions = notebooks(course / "source" / ASSIGNMENT)
     folder = course / "submitted" / student / ASSIGNMENT
     folder.mkdir(parents=True)

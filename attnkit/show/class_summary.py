@@ -27,6 +27,12 @@ NO_MATPLOTLIB = (f"pictures: not drawn, matplotlib is not installed ({PLOTS_ADVI
 FAILED = "pictures: not drawn ({error}); the grades above are not affected."
 
 
+def drop_pictures(out: Path) -> None:
+    """Remove the pictures an earlier run drew into ``out``: they would no longer match the grades."""
+    for name in (SCORES_PNG, MISTAKES_PNG):
+        (Path(out) / name).unlink(missing_ok=True)
+
+
 def write_pictures(out: Path, results, summary: dict, reuse: bool = False) -> str:
     """Draw both pictures into ``out`` when matplotlib is importable.
 
@@ -51,8 +57,7 @@ def write_pictures(out: Path, results, summary: dict, reuse: bool = False) -> st
 
     out = Path(out)
     if not render.matplotlib_available():
-        for name in (SCORES_PNG, MISTAKES_PNG):  # pictures of an earlier run would no longer match the grades
-            (out / name).unlink(missing_ok=True)
+        drop_pictures(out)
         return NO_MATPLOTLIB
     if reuse and (out / SCORES_PNG).is_file() and (out / MISTAKES_PNG).is_file():
         return DRAWN

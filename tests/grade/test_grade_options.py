@@ -63,3 +63,23 @@ def test_a_long_temp_folder_path_grades(tmp_path, long_temp):
     assert done.returncode == 0, done.stderr[-2000:]
     assert (tmp_path / "out" / "alice.json").exists()
     assert os.listdir(deep) == []
+
+
+def test_no_pictures_draws_none_and_removes_those_an_earlier_run_drew_for_other_grades(tmp_path):
+    """``--no-pictures``: no PNG and no line about them in summary.txt; the pictures of an earlier run go when the
+    grades they showed changed (they would mislead), and stay while the grades are the same."""
+    pytest.importorskip("matplotlib")
+    from attnkit.show.class_summary import MISTAKES_PNG, SCORES_PNG
+
+    copy_modules(SOLUTIONS, tmp_path / "class" / "alice")
+    out, pictures = tmp_path / "out", [tmp_path / "out" / SCORES_PNG, tmp_path / "out" / MISTAKES_PNG]
+    args = (str(tmp_path / "class"), "--out", str(out), "--exercises", "softmax", "--no-progress")
+    assert run_cli(*args, "--no-pictures").returncode == 0
+    assert not any(p.exists() for p in pictures) and ".png" not in (out / "summary.txt").read_text()
+    assert run_cli(*args).returncode == 0
+    assert all(p.is_file() for p in pictures)
+    assert run_cli(*args, "--no-pictures").returncode == 0   # nothing to regrade: the same grades, pictures kept
+    assert all(p.is_file() for p in pictures)
+    copy_modules(SOLUTIONS, tmp_path / "class" / "bob")       # a new student: other grades
+    assert run_cli(*args, "--no-pictures").returncode == 0
+    assert not any(p.exists() for p in pictures)

@@ -29,7 +29,7 @@ def graded_copy(graded, tmp_path):
 
 def grade(root, out, **kw):
     with open(os.devnull, "w") as null:
-        return main(root, out, timeout=2, progress=False, stdout=null, stderr=null, **kw)
+        return main(root, out, timeout=2, progress=False, stdout=null, stderr=null, pictures=False, **kw)
 
 
 def test_rerun_skips_up_to_date_and_regrades_changes(tmp_path, graded, monkeypatch):
@@ -76,7 +76,7 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, graded):
     out = tmp_path / "out"
     with private_tmpdir() as tmpdir:
         process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs",
-                                    "1", "--timeout", "2"], cwd=REPO, stdout=subprocess.DEVNULL,
+                                    "1", "--timeout", "2", "--no-pictures"], cwd=REPO, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, start_new_session=True,
                                    env=dict(os.environ, TMPDIR=str(tmpdir)))
         deadline = time.monotonic() + 30
@@ -91,7 +91,7 @@ def test_kill_9_then_rerun_matches_uninterrupted(tmp_path, graded):
         deadline = time.monotonic() + 10  # the zygotes see their control socket close and exit
         while time.monotonic() < deadline and not all(scratch.abandoned(folder) for folder in left):
             time.sleep(0.05)
-        result = run_cli(str(root), "--out", str(out), "--timeout", "2", tmpdir=tmpdir)
+        result = run_cli(str(root), "--out", str(out), "--timeout", "2", "--no-pictures", tmpdir=tmpdir)
         assert result.returncode == 0, result.stderr
         assert os.listdir(tmpdir) == []  # the killed run's folder swept, the re-run's own removed
     if interrupted:
@@ -107,7 +107,8 @@ def test_ctrl_c_stops_keeps_results_and_says_how_to_resume(tmp_path):
     out = tmp_path / "out"
     with private_tmpdir() as tmpdir:  # its own TMPDIR: no other test's clean-up can reach its folders
         process = subprocess.Popen([sys.executable, "-m", "attnkit.grade", str(root), "--out", str(out), "--jobs",
-                                    "2", "--timeout", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    "2", "--timeout", "2", "--no-pictures"], cwd=REPO, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE,
                                    text=True, start_new_session=True, env=dict(os.environ, TMPDIR=str(tmpdir)),
                                    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         deadline = time.monotonic() + 30
@@ -122,7 +123,7 @@ def test_ctrl_c_stops_keeps_results_and_says_how_to_resume(tmp_path):
         else:  # it finished before the signal arrived
             assert process.returncode == 0, stderr
         assert list(out.rglob("*.tmp")) == []
-        result = run_cli(str(root), "--out", str(out), "--timeout", "2", tmpdir=tmpdir)
+        result = run_cli(str(root), "--out", str(out), "--timeout", "2", "--no-pictures", tmpdir=tmpdir)
         assert result.returncode == 0, result.stderr
         assert os.listdir(tmpdir) == []
     assert f"{len(kept)} of {CLASS} submissions up to date" in result.stderr or len(kept) == CLASS

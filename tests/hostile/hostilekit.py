@@ -329,7 +329,7 @@ def grade(layout: Layout, *extra: str) -> Run:
     env = dict(os.environ, TMPDIR=str(layout.tmp), PYTHONPATH=str(REPO))
     command = [sys.executable, str(HERE / "graded_run.py"), str(report), str(layout.root), "--",
                str(layout.submissions), "--out", str(layout.out), "--jobs", str(JOBS), "--timeout", str(TIMEOUT),
-               "--no-progress", *extra]
+               "--no-progress", "--no-pictures", *extra]
     done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_LIMIT, cwd=layout.root, env=env,
                           stdin=subprocess.DEVNULL)
     if done.returncode != 0 or not report.exists():

@@ -1,9 +1,11 @@
 """The exported course under the real nbgrader: generate_assignment, then autograde two submissions.
 
 Student ``alice`` hands in the release notebooks filled with the reference solutions and must
-get full marks (100, the grader's total); ``bob`` hands in the untouched release and must get
-zero. Runs nbgrader's own command line in a subprocess, with Jupyter's folders inside the
-test's temporary folder so no user configuration or kernel spec of the machine interferes.
+get full marks (the grader's total); ``bob`` hands in three untouched release notebooks (softmax, the first
+exercise with hidden checks, the last exercise) and nothing else, and must get zero in every notebook, handed in
+or not. (Every notebook comes from one exporter and every stub raises the same way: three stand for the rest,
+where each kernel start costs about a second.) Runs nbgrader's own command line in a subprocess, with Jupyter's
+folders inside the test's temporary folder so no user configuration or kernel spec of the machine interferes.
 """
 from __future__ import annotations
 
@@ -65,12 +67,13 @@ def test_generate_and_autograde_full_marks_and_zero(tmp_path):
             assert "raise NotImplementedError()" in source(cell)
 
     submit(course, "alice", fill=True)
-    submit(course, "bob", fill=False)
+    with_hidden = next(e for e in curriculum.ids() if any(s.visibility == "hidden" for s in discover(e)))
+    submit(course, "bob", fill=False, only={"softmax", with_hidden, curriculum.ids()[-1]})
     start = time.perf_counter()
     nbgrader(course, "autograde", ASSIGNMENT, env=env)
     autograded = time.perf_counter() - start
-    print(f"\nnbgrader generate_assignment: {generated:.1f} s; autograde of 2 students x "
-          f"{len(curriculum.ids())} notebooks: {autograded:.1f} s")
+    print(f"\nnbgrader generate_assignment: {generated:.1f} s; autograde of "
+          f"{len(curriculum.ids())} + 3 notebooks: {autograded:.1f} s")
 
     expected = {e: sum(s.points for s in discover(e)) for e in curriculum.ids()}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="attnkit") as gradebook:
@@ -79,6 +82,7 @@ def test_generate_and_autograde_full_marks_and_zero(tmp_path):
         assert alice.max_score == bob.max_score == curriculum.total_points()
         assert alice.score == curriculum.total_points()
         assert bob.score == 0
+        assert {graded.name for graded in bob.notebooks} == set(curriculum.ids())   # the missing ones at 0 too
         for submission, full in ((alice, True), (bob, False)):
             for graded in submission.notebooks:
                 assert graded.max_score == expected[graded.name]
@@ -93,7 +97,6 @@ def test_generate_and_autograde_full_marks_and_zero(tmp_path):
     assert len(errors) == len(discover("softmax"))
     assert all(e["ename"] == "NotebookCheckFailed" and e["evalue"].startswith("not implemented yet") for e in errors)
     # hidden checks (softmax has none since every dtype and rejects check is public) are restored for grading
-    with_hidden = next(e for e in curriculum.ids() if any(s.visibility == "hidden" for s in discover(e)))
     notebook = json.loads((course / "autograded" / "bob" / ASSIGNMENT / f"{with_hidden}.ipynb").read_text())
     hidden_cells = [c for c in grade_cells(notebook) if meta(c)["grade_id"].startswith("hidden_")]
     assert hidden_cells and all("run_check" in source(c) for c in hidden_cells)

@@ -194,6 +194,7 @@ def run_grade(submissions: Path, out: Path, jobs: int = 2, kit: Path = ROOT, cou
         env["PYTHONPATH"] = os.pathsep.join([str(kit)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     command += ["grade", str(submissions), "--out", str(out), "--jobs", str(jobs)]
     command += ["--exercises", ",".join(course)] if course else []
+    command += ["--no-pictures"] if kit.resolve() == ROOT else []   # an older kit may not know the option
     done = subprocess.run(command, capture_output=True, text=True, cwd=kit, env=env)
     if not (out / "grades.csv").exists():
         raise RuntimeError(f"attnkit grade wrote no grades.csv (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")

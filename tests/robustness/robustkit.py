@@ -61,7 +61,7 @@ def build_class(root: Path) -> Path:
 
 def grade_command(submissions: Path, out: Path, jobs: int = 2, *extra) -> list[str]:
     return [sys.executable, "-m", "attnkit.grade", str(submissions), "--out", str(out), "--jobs", str(jobs),
-            "--timeout", "10", "--no-progress", *extra]
+            "--timeout", "10", "--no-progress", "--no-pictures", *extra]
 
 
 @contextmanager
