@@ -53,6 +53,13 @@ def test_a_record_whose_notes_this_version_cannot_read_is_graded_again(found, no
     assert [t.entry.student for t in planned.tasks] == ["alice", "bob"] and planned.skipped == 0
 
 
+@pytest.mark.parametrize("damage", [{"exercises": None}, {"exercises": [{"checks": []}]}, {"exercises": [7]},
+                                    {"exercises": [{"exercise": "softmax", "checks": [{"name": "x"}]}]}])
+def test_a_damaged_record_is_graded_again(found, damage):
+    save(found, **damage)
+    assert [t.entry.student for t in plan.plan(found).tasks] == ["alice", "bob"]
+
+
 def test_a_changed_hand_in_is_graded_again(found):
     save(found)
     with open(found.submissions / "alice" / "softmax.py", "a") as handle:
