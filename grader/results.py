@@ -24,6 +24,56 @@ class Status(str, Enum):
 PASSED, FAILED, NOT_IMPLEMENTED, GRADER_ERROR, HELD = Status  # the members, in the order above
 
 
+class NoteKind(str, Enum):
+    """What the instructor is told about a hand-in beyond its checks; a ``str`` so JSON files hold the plain value.
+
+    The sandbox notes the first six while the checks run (``grader.sandbox``'s session report), ``attnkit grade``
+    the next two; the class summary's problems add the last two, which no hand-in's record carries."""
+
+    TIMEOUT = "timeout"                    # a call stopped after the per-call timeout
+    TOO_SLOW = "too_slow"                  # an exercise's, or the whole hand-in's, time ran out
+    OUTPUT_TRUNCATED = "output_truncated"  # the code printed more than the sandbox keeps
+    MISSING_MODULE = "missing_module"      # an exercise's module is not in the hand-in
+    IMPORT_ERROR = "import_error"          # a module raised while it was imported
+    DISK_QUOTA = "disk_quota"              # a call left more files than a child may write
+    SKIPPED = "skipped"                    # an entry of the hand-in that was not used
+    REFUSED = "refused"                    # the hand-in could not be graded as handed in
+    HANDED_IN_TWICE = "handed_in_twice"    # a student with more than one hand-in (one is graded)
+    NOT_GRADED = "not_graded"              # the grader failed on the hand-in; a re-run retries it
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+@dataclass(frozen=True)
+class Note:
+    """One thing the instructor is told about a hand-in: its kind and a line of detail (an exercise, a file...).
+
+    Serialised as ``{"kind", "detail"}`` with the kind's plain value; :meth:`from_dict` refuses (ValueError) what
+    this version cannot read: an unknown kind (a record of a newer version, or a damaged one) or a detail that is
+    not text."""
+
+    kind: NoteKind
+    detail: str
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", NoteKind(self.kind))  # ValueError for a kind this version does not know
+        if not isinstance(self.detail, str):
+            raise ValueError(f"a note's detail is text, not {type(self.detail).__name__}")
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind.value, "detail": self.detail}
+
+    @classmethod
+    def from_dict(cls, data) -> Note:
+        if not isinstance(data, dict) or set(data) != {"kind", "detail"}:
+            raise ValueError(f"a note is {{'kind', 'detail'}}, not {str(data)[:80]}")
+        return cls(data["kind"], data["detail"])
+
+
 @dataclass
 class WrongValue:
     """What an undiagnosed wrong value looked like, enough to find students who share it (``attnkit grade``'s
@@ -110,7 +160,7 @@ class SubmissionResult:
     student: str
     exercises: list[ExerciseResult] = field(default_factory=list)
     problem: str = ""    # a submission-level problem (unreadable zip, symlink refused...)
-    notes: list[dict] = field(default_factory=list)  # {"kind", "detail"}: skipped entries, timeouts... (attnkit.grade)
+    notes: list[Note] = field(default_factory=list)  # skipped entries, timeouts... (attnkit.grade)
 
     @property
     def score(self) -> float:
@@ -124,12 +174,14 @@ class SubmissionResult:
         data = asdict(self)
         for exercise in data["exercises"]:
             exercise["reference_siblings"] = sorted(exercise["reference_siblings"])  # JSON has no sets
+        data["notes"] = [note.to_dict() for note in self.notes]
         data["score"], data["max_score"] = self.score, self.max_score
         return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "SubmissionResult":
+        """The result a record holds; ValueError for a note this version cannot read (see :meth:`Note.from_dict`)."""
         exercises = [ExerciseResult(e["exercise"], [CheckResult(**c) for c in e["checks"]], e.get("note", ""),
                                     set(e.get("reference_siblings", ()))) for e in data["exercises"]]
         return cls(student=data["student"], exercises=exercises, problem=data.get("problem", ""),
-                   notes=list(data.get("notes", [])))
+                   notes=[Note.from_dict(note) for note in data.get("notes", [])])

@@ -7,7 +7,7 @@ time-dependent, so the same result always formats to the same JSON.
 """
 from __future__ import annotations
 
-from grader.results import PASSED, CheckResult, SubmissionResult
+from grader.results import PASSED, CheckResult, NoteKind, SubmissionResult
 
 # our check visibility -> Gradescope's: hidden checks are shown once grades are published
 VISIBILITY = {"visible": "visible", "hidden": "after_published"}
@@ -40,8 +40,8 @@ def test_entry(exercise_index: int, check_index: int, check: CheckResult) -> dic
 
 
 # what the student is told about the problems attnkit.grade noted (the others already show in the checks' messages)
-NOTES = {"skipped": "left out of your hand-in", "missing_module": "missing from your hand-in",
-         "output_truncated": "printed output cut short", "too_slow": "too slow"}
+NOTES = {NoteKind.SKIPPED: "left out of your hand-in", NoteKind.MISSING_MODULE: "missing from your hand-in",
+         NoteKind.OUTPUT_TRUNCATED: "printed output cut short", NoteKind.TOO_SLOW: "too slow"}
 
 
 def has_hidden(result: SubmissionResult) -> bool:
@@ -56,7 +56,7 @@ def output_text(result: SubmissionResult) -> str:
                for e in result.exercises]
     if has_hidden(result):
         summary.append("(visible checks only: the hidden checks' points count once grades are published)")
-    notes = [f"{NOTES[n['kind']]}: {n['detail']}" for n in result.notes if n.get("kind") in NOTES]
+    notes = [f"{NOTES[n.kind]}: {n.detail}" for n in result.notes if n.kind in NOTES]
     return "\n".join(([result.problem, ""] if result.problem else []) + ([*notes, ""] if notes else []) + summary)
 
 

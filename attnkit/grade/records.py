@@ -2,8 +2,9 @@
 
 Per student: ``OUTDIR/<student>.json`` (Gradescope) first, then ``OUTDIR/.attnkit/<student>.json``
 (our record: ``SubmissionResult.to_dict()`` + ``submission_hash`` + ``grader_version``) last, as
-the commit marker. A student is up to date when the record exists, parses, carries the same hash
-and grader version, and its Gradescope file exists.
+the commit marker. A student is up to date when the record exists, reads back as a result, carries the same
+hash and grader version, and its Gradescope file exists. A record this version cannot read back (a note kind it
+does not know, written by a newer attnkit, or a damaged file) is out of date: the student is graded again.
 """
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
+
+from grader.results import SubmissionResult
 
 RECORDS = ".attnkit"
 VERSIONED = (("grader", (".py", ".yaml", ".json")), ("solutions", (".py",)))
@@ -75,7 +78,16 @@ def load(out: Path, student: str) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
+def result(data: dict) -> SubmissionResult | None:
+    """The result a loaded record holds; None when this version cannot read it back (see the module's text)."""
+    try:
+        return SubmissionResult.from_dict(data)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
 def up_to_date(out: Path, student: str, submission_hash: str, version: str) -> bool:
     data = load(out, student)
     return (data is not None and data.get("submission_hash") == submission_hash
-            and data.get("grader_version") == version and gradescope_path(out, student).is_file())
+            and data.get("grader_version") == version and gradescope_path(out, student).is_file()
+            and result(data) is not None)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from grader.results import ExerciseResult, SubmissionResult
+from grader.results import ExerciseResult, Note, SubmissionResult
 
 from .submissions import Entry, Intake
 
@@ -61,7 +61,7 @@ class Submission:
     refusal: str | None = None                # why it cannot be graded as handed in (then no check runs)
     modules: Path | None = None               # where the unpacked modules are
     exercises: list[ExerciseResult] = field(default_factory=list)  # the checks' results
-    problems: list[dict] = field(default_factory=list)             # {"kind", "detail"} the sandbox noted
+    problems: list[Note] = field(default_factory=list)             # what the sandbox noted
     result: SubmissionResult | None = None    # what is recorded
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from attnkit import atomic
-from grader.results import GRADER_ERROR, SubmissionResult
+from grader.results import GRADER_ERROR, Note, NoteKind, SubmissionResult
 from grader.text import printable
 
 from .unnamed import shared_unnamed
@@ -33,7 +33,7 @@ def note(result: SubmissionResult | None, handed_in: dict[str, str], student: st
     if result is None:
         parts.append("not graded (the grader failed; re-run to retry)")
     elif result.problem:
-        parts.append(f"refused: {next(n['detail'] for n in result.notes if n.get('kind') == 'refused')}")
+        parts.append(f"refused: {next((n.detail for n in result.notes if n.kind is NoteKind.REFUSED), result.problem)}")
     return "; ".join(parts)
 
 
@@ -97,17 +97,20 @@ def class_summary(results: list[SubmissionResult], exercise_ids: tuple[str, ...]
 def problems(results: list[SubmissionResult], errors: dict[str, str], handed_in: dict[str, str]) -> list[dict]:
     """Every submission with a problem, one row per problem: student, kind, detail (capped), sorted by student.
 
-    Kinds: refused, skipped (entries of the hand-in), import_error, missing_module, timeout, too_slow,
-    output_truncated, not_graded (the grader failed; a re-run retries) and handed_in_twice (which was graded).
+    Kinds: the values of :class:`grader.results.NoteKind` (the hand-ins' notes, then not_graded: the grader
+    failed, a re-run retries; handed_in_twice: which hand-in was graded).
     """
-    rows = [{"student": s, "kind": "handed_in_twice", "detail": line} for s, line in handed_in.items()]
+    rows = [_row(s, Note(NoteKind.HANDED_IN_TWICE, line)) for s, line in handed_in.items()]
     for result in results:
-        notes = result.notes or ([{"kind": "refused", "detail": result.problem}] if result.problem else [])
-        rows += [{"student": result.student, "kind": str(n.get("kind", "")), "detail": str(n.get("detail", ""))[:300]}
-                 for n in notes]
-    rows += [{"student": s, "kind": "not_graded", "detail": f"{message[:300]}; re-run to retry"}
-             for s, message in errors.items()]
+        notes = result.notes or ([Note(NoteKind.REFUSED, result.problem)] if result.problem else [])
+        rows += [_row(result.student, Note(n.kind, n.detail[:300])) for n in notes]
+    rows += [_row(s, Note(NoteKind.NOT_GRADED, f"{message[:300]}; re-run to retry")) for s, message in errors.items()]
     return sorted(rows, key=lambda row: row["student"])
+
+
+def _row(student: str, note: Note) -> dict:
+    """A row of the summary's problems: the student, then the note's ``kind`` and ``detail``."""
+    return {"student": student, **note.to_dict()}
 
 
 def summary_text(summary: dict) -> str:

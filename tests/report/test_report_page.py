@@ -5,6 +5,7 @@ from __future__ import annotations
 from attnkit.grade.summary import write_all
 from attnkit.report import REPORT_HTML, page, sections
 from attnkit.report.data import GROUPS_KEY, SharedGroup, build
+from grader.results import Note, NoteKind
 
 from .classkit import EXERCISES, make_class, student, summarise
 from .pagecheck import fetches, text_without_scripts
@@ -40,7 +41,7 @@ def test_the_fetch_scan_sees_what_a_page_could_load():
 def test_text_from_student_code_is_escaped():
     hostile = student(HOSTILE, "mistake:softmax")
     hostile.exercises[0].checks[1].message = f"</pre><script>alert('{HOSTILE}')</script>"
-    hostile.notes = [{"kind": "skipped", "detail": f"{HOSTILE}.py"}]
+    hostile.notes = [Note(NoteKind.SKIPPED, f"{HOSTILE}.py")]
     groups = [{"exercise": "softmax", "check": HOSTILE, "students": 1, "members": [HOSTILE], "difference": HOSTILE}]
     text, _ = render([hostile, student("b", "right")], **{GROUPS_KEY: groups})
     assert text.count("<script>") == 1 and "<img" not in text and "onerror=\"" not in text

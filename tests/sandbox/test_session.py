@@ -1,6 +1,7 @@
 """One GradingSession per submission: its notes are its own (never another submission's), its files go with it."""
 import shutil
 
+from grader.results import Note, NoteKind
 from grader.sandbox import GradingSession, Limits, Sandbox, SubmissionReport
 
 
@@ -16,7 +17,7 @@ def test_a_sessions_notes_are_its_own_and_its_files_go_with_it(submission, tmp_p
         assert failure is not None and "softmax" in failure.message
         assert not root.exists()
         assert isinstance(first.report, SubmissionReport)
-        assert first.report.notes == ({"kind": "missing_module", "detail": "softmax.py"},)
+        assert first.report.notes == (Note(NoteKind.MISSING_MODULE, "softmax.py"),)
         assert first.report.seconds["softmax"] > 0  # the import request counts against the exercise's budget
         with sandbox.session(submission()) as second:
             assert second.import_failure("softmax", "softmax") is None
@@ -25,6 +26,6 @@ def test_a_sessions_notes_are_its_own_and_its_files_go_with_it(submission, tmp_p
 
 def test_the_report_names_no_private_workspace_path(submission):
     with Sandbox() as sandbox, sandbox.session(submission()) as session:
-        session.workspace.problems.append({"kind": "import_error",
-                                           "detail": f"{session.workspace.submission}/softmax.py: SyntaxError"})
-        assert session.report.notes == ({"kind": "import_error", "detail": "softmax.py: SyntaxError"},)
+        session.workspace.problems.append(Note(NoteKind.IMPORT_ERROR,
+                                               f"{session.workspace.submission}/softmax.py: SyntaxError"))
+        assert session.report.notes == (Note(NoteKind.IMPORT_ERROR, "softmax.py: SyntaxError"),)

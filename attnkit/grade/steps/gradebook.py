@@ -1,6 +1,7 @@
 """Class step ``gradebook``: the class files written from the records in OUTDIR (``grades.csv``,
 ``summary.json``, ``summary.txt``, ``report.html``, the PNGs): every student of the class, graded by this run or
-an earlier one. A student the grader failed on (no record) gets a row saying so; a re-run retries them.
+an earlier one. A student the grader failed on (no record, or one this version cannot read back) gets a row
+saying so; a re-run retries them.
 """
 from __future__ import annotations
 
@@ -13,8 +14,6 @@ SUMMARY_UNWRITABLE = ("cannot write the class files in {out} ({reason}); every g
 
 def gradebook(course: Course) -> Course:
     """``course`` with its summary's text (and its errors, with the students whose record is missing)."""
-    from grader.results import SubmissionResult
-
     results = []
     for entry in course.entries:
         if entry.student in course.errors:
@@ -23,7 +22,11 @@ def gradebook(course: Course) -> Course:
         if data is None:
             course.errors[entry.student] = "no result was written"
             continue
-        results.append(SubmissionResult.from_dict(data))
+        read = records.result(data)
+        if read is None:
+            course.errors[entry.student] = "its record could not be read back (damaged, or written by another version)"
+            continue
+        results.append(read)
     try:
         course.text = summary.write_all(course.out, results, course.exercises, course.errors, course.warnings,
                                         pictures=course.options.pictures,

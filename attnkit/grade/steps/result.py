@@ -7,9 +7,10 @@ holding the reason alone (its kind already says refused).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from grader.results import SubmissionResult
+from grader.results import Note, NoteKind, SubmissionResult
 
 from ..state import Submission, needed
 from ..submissions import Intake
@@ -25,7 +26,7 @@ def result(state: Submission) -> Submission:
         state.result = refused(student, state.refusal, state.task.exercises)
         return state
     intake, modules = needed(state.intake, "the intake", "result"), needed(state.modules, "the modules", "result")
-    notes = [{"kind": "skipped", "detail": name} for name in intake.skipped]
+    notes = [Note(NoteKind.SKIPPED, name) for name in intake.skipped]
     notes += [found_instead(note, modules, intake) for note in state.problems]
     state.result = SubmissionResult(student, state.exercises, notes=notes)
     return state
@@ -41,18 +42,18 @@ def refused(student: str, reason: str, exercise_ids: tuple[str, ...]) -> Submiss
     exercises = [ExerciseResult(ex, [CheckResult(ex, s.name, s.title, s.task, 0.0, s.points, CHECK_FAILED,
                                                  message=problem, visibility=s.visibility) for s in discover(ex)])
                  for ex in exercise_ids]
-    return SubmissionResult(student, exercises, problem=problem, notes=[{"kind": "refused", "detail": reason}])
+    return SubmissionResult(student, exercises, problem=problem, notes=[Note(NoteKind.REFUSED, reason)])
 
 
-def found_instead(note: dict, modules: Path, intake: Intake) -> dict:
+def found_instead(note: Note, modules: Path, intake: Intake) -> Note:
     """A missing module's note names the hand-in's files that look like it (``softmax (1).py``, ``Softmax.py``)."""
-    if note["kind"] != "missing_module":
+    if note.kind is not NoteKind.MISSING_MODULE:
         return note
-    wanted = note["detail"][: -len(".py")]
+    wanted = note.detail[: -len(".py")]
     alike = [name for name, _ in intake.files if letters(name.rsplit("/", 1)[-1]) == wanted
-             and (modules / name.rsplit("/", 1)[-1]) != modules / note["detail"]]
+             and (modules / name.rsplit("/", 1)[-1]) != modules / note.detail]
     found = f" (found instead: {', '.join(alike[:3])})" if alike else ""
-    return {"kind": "missing_module", "detail": note["detail"] + found}
+    return replace(note, detail=note.detail + found)
 
 
 def letters(filename: str) -> str:

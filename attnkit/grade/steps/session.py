@@ -47,5 +47,5 @@ def session(state: Submission, sandbox=None) -> Submission:
     modules = needed(state.modules, "the modules", "session")
     with (sandbox or _sandbox).session(modules) as graded:
         state.exercises = run_submission(graded, state.task.exercises, own_siblings=False)
-    state.problems = [dict(problem) for problem in graded.report.notes]
+    state.problems = list(graded.report.notes)
     return state

@@ -13,10 +13,11 @@ opens both and hands the session to ``grader.runner``; it never wires a zygote, 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
+from ...results import Note
 from .affinity import pin_with, pinned
 from .callbacks import Siblings
 from .errors import StudentError
@@ -31,10 +32,10 @@ from .workspace import Workspace, strip_paths
 class SubmissionReport:
     """What one submission's children made the grader notice, workspace paths removed.
 
-    ``notes``: ``{"kind", "detail"}`` each (too slow, printed too much, missing module...), in the order first
-    seen, each once; ``seconds``: the seconds of requests spent per exercise (what the time budgets count)."""
+    ``notes``: a :class:`grader.results.Note` each (too slow, printed too much, missing module...), in the order
+    first seen, each once; ``seconds``: the seconds of requests spent per exercise (what the time budgets count)."""
 
-    notes: tuple[dict, ...] = ()
+    notes: tuple[Note, ...] = ()
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -104,8 +105,8 @@ class GradingSession:
 
     @property
     def report(self) -> SubmissionReport:
-        return SubmissionReport(tuple({"kind": note["kind"], "detail": strip_paths(note["detail"])}
-                                      for note in self.workspace.problems), dict(self.workspace.spent))
+        notes = tuple(replace(note, detail=strip_paths(note.detail)) for note in self.workspace.problems)
+        return SubmissionReport(notes, dict(self.workspace.spent))
 
     def close(self) -> None:
         self.workspace.close()

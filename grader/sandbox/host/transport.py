@@ -14,6 +14,7 @@ from typing import Any
 
 from ... import printed as printed_output
 from ...interfaces import NO_REPORT, CallReport
+from ...results import Note, NoteKind
 from ...text import printable
 from .. import wire
 from . import errors, shared
@@ -152,7 +153,7 @@ class ChildTransport:
             if budget:  # the exercise's or the submission's time ran out, not one call's
                 raise self._too_slow(call, budget) from None
             spent = self.workspace.timeouts[self.exercise] = self.workspace.timeouts.get(self.exercise, 0) + 1
-            self._note("timeout", f"{self.exercise}: {call} stopped after {self.timeout:g} s")
+            self._note(NoteKind.TIMEOUT, f"{self.exercise}: {call} stopped after {self.timeout:g} s")
             if spent >= MAX_TIMEOUTS:
                 self.broken = errors.StudentTimeout(
                     f"not run: your {self.module}.py timed out {spent} times", call=call, exercise=self.exercise)
@@ -222,9 +223,9 @@ class ChildTransport:
         """A module that is missing or does not import; not the modules that only fail through it."""
         missing = info["type"] == "ModuleNotFoundError" and MISSING_MODULE.match(info["message"])
         if missing and missing.group(1) == self.module:
-            self._note("missing_module", f"{self.module}.py")
+            self._note(NoteKind.MISSING_MODULE, f"{self.module}.py")
         elif not missing and not info["sibling"]:
-            self._note("import_error", f"{self.module}.py: {info['type']}: {info['message'][:200]}{where}")
+            self._note(NoteKind.IMPORT_ERROR, f"{self.module}.py: {info['type']}: {info['message'][:200]}{where}")
 
     def _check_disk(self, call: str) -> None:
         """After a request: what this submission keeps in its scratch dir is measured (when the disk's free space
@@ -240,7 +241,7 @@ class ChildTransport:
         if used > DISK_QUOTA:
             self.kill()
             self.workspace.clear_scratch()
-            self._note("disk_quota", f"{self.exercise}: {call} left more than {DISK_QUOTA >> 20} MiB of files")
+            self._note(NoteKind.DISK_QUOTA, f"{self.exercise}: {call} left more than {DISK_QUOTA >> 20} MiB of files")
             raise errors.StudentCrashed(f"{call}: your code wrote more than {DISK_QUOTA >> 20} MiB of files; they "
                                         "were removed", call=call, exercise=self.exercise)
 
@@ -264,13 +265,13 @@ class ChildTransport:
         self.workspace.spent[self.exercise] = self.workspace.spent.get(self.exercise, 0.0) + time.monotonic() - start
 
     def _too_slow(self, call: str, budget: str) -> errors.StudentTimeout:
-        self._note("too_slow", f"{self.exercise}: the time for {budget} ran out")
+        self._note(NoteKind.TOO_SLOW, f"{self.exercise}: the time for {budget} ran out")
         return errors.StudentTimeout(f"{call}: not run, your code was too slow: it used all the time for {budget}",
                                      call=call, exercise=self.exercise)
 
     # -- what the instructor is told ------------------------------------------------------------
-    def _note(self, kind: str, detail: str) -> None:
-        note = {"kind": kind, "detail": detail}
+    def _note(self, kind: NoteKind, detail: str) -> None:
+        note = Note(kind, detail)
         if note not in self.workspace.problems:
             self.workspace.problems.append(note)
 
@@ -280,7 +281,7 @@ class ChildTransport:
         except OSError:
             return
         if size >= PRINT_LIMIT:
-            self._note("output_truncated", f"{self.exercise}: printed more than {PRINT_LIMIT >> 10} KiB; "
+            self._note(NoteKind.OUTPUT_TRUNCATED, f"{self.exercise}: printed more than {PRINT_LIMIT >> 10} KiB; "
                                            "the rest was discarded")
 
     def own_output(self) -> tuple[str, int]:

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from ... import files
+from ...results import Note
 
 MODULE_BYTES = 8 << 20         # a module file larger than this is not copied into a workspace
 # the private folders of a Workspace, as they appear in messages (never the same twice: see strip_paths)
@@ -51,7 +52,7 @@ class Workspace:
         self.timeouts: dict[str, int] = {}  # per exercise, over all its children (see MAX_TIMEOUTS)
         self.spent: dict[str, float] = {}   # seconds of requests per exercise (see Limits)
         self.released: set = set()  # zygotes holding killed children not reaped yet (settled before removal)
-        self.problems: list[dict] = []  # {"kind", "detail"} its children made the grader notice (the session reports)
+        self.problems: list[Note] = []  # what its children made the grader notice (the session reports)
         self.scrubbers: dict = {}  # per zygote: the machine's paths its children's texts are cleaned of (transport.py)
         try:
             self.submission.mkdir()

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import errno
+import json
 
 import pytest
 
-from attnkit.grade import summary
+from attnkit.grade import records, summary
 from attnkit.grade.state import Stop, Submission
 from attnkit.grade.steps import gradebook, report, result
 from attnkit.grade.submissions import Entry
@@ -36,6 +37,17 @@ def test_the_class_files_hold_every_record_and_the_missing_one(graded_class):
     assert rows[3] == "carol,,,,not graded (the grader failed; re-run to retry)"
     assert (out / "summary.txt").read_text() == done.text and (out / "report.html").is_file()
     assert done.text.startswith("0 of 3 submissions graded (2 refused")
+
+
+def test_a_record_this_version_cannot_read_is_a_student_not_graded(graded_class):
+    """Changed since the run planned (plan grades such a record again): a row saying so, the class files written."""
+    path = records.record_path(graded_class.out, "bob")
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "notes": [{"kind": "a_kind_of_a_newer_version", "detail": "x"}]}))
+    done = gradebook.gradebook(graded_class)
+    assert done.errors == {"bob": "its record could not be read back (damaged, or written by another version)",
+                           "carol": "no result was written"}
+    assert "bob,,,,not graded (the grader failed; re-run to retry)" in (graded_class.out / "grades.csv").read_text()
 
 
 def test_a_student_the_workers_failed_on_stays_failed(graded_class):

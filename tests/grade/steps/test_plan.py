@@ -8,6 +8,7 @@ import pytest
 from attnkit.grade import records
 from attnkit.grade.state import Stop
 from attnkit.grade.steps import find, plan
+from grader.results import Note, NoteKind, SubmissionResult
 from tests.grade.steps.stepkit import SOLUTIONS, copy_modules, course
 
 
@@ -27,20 +28,40 @@ def test_every_hand_in_becomes_a_task_of_the_course(found):
     assert planned.tasks[0].submission_hash == planned.tasks[1].submission_hash  # the same files
 
 
-def test_a_hand_in_with_an_up_to_date_record_is_skipped(found):
+def save(found, **changes) -> None:
+    """alice's files as the report step leaves them for this hand-in (a timeout noted), with ``changes``."""
     first = plan.plan(found).tasks[0]
+    record = SubmissionResult("alice", notes=[Note(NoteKind.TIMEOUT, "softmax: softmax(x) stopped after 10 s")])
     records.gradescope_path(found.out, "alice").write_text("{}")
     records.record_path(found.out, "alice").write_text(json.dumps(
-        {"submission_hash": first.submission_hash, "grader_version": first.version}))
+        {**record.to_dict(), "submission_hash": first.submission_hash, "grader_version": first.version, **changes}))
+
+
+def test_a_hand_in_with_an_up_to_date_record_is_skipped(found):
+    save(found)
     planned = plan.plan(found)
     assert [t.entry.student for t in planned.tasks] == ["bob"] and planned.skipped == 1
 
 
+@pytest.mark.parametrize("notes", [[{"kind": "a_kind_of_a_newer_version", "detail": "softmax"}],
+                                   [{"kind": "timeout", "detail": 3}], [{"kind": "timeout"}], ["timeout"], 7])
+def test_a_record_whose_notes_this_version_cannot_read_is_graded_again(found, notes):
+    """A record of a newer version (a note kind this one does not know) or a damaged one, with this run's hash and
+    version: out of date, never a crash of the run."""
+    save(found, notes=notes)
+    planned = plan.plan(found)
+    assert [t.entry.student for t in planned.tasks] == ["alice", "bob"] and planned.skipped == 0
+
+
+@pytest.mark.parametrize("damage", [{"exercises": None}, {"exercises": [{"checks": []}]}, {"exercises": [7]},
+                                    {"exercises": [{"exercise": "softmax", "checks": [{"name": "x"}]}]}])
+def test_a_damaged_record_is_graded_again(found, damage):
+    save(found, **damage)
+    assert [t.entry.student for t in plan.plan(found).tasks] == ["alice", "bob"]
+
+
 def test_a_changed_hand_in_is_graded_again(found):
-    first = plan.plan(found).tasks[0]
-    records.gradescope_path(found.out, "alice").write_text("{}")
-    records.record_path(found.out, "alice").write_text(json.dumps(
-        {"submission_hash": first.submission_hash, "grader_version": first.version}))
+    save(found)
     with open(found.submissions / "alice" / "softmax.py", "a") as handle:
         handle.write("\n# changed\n")
     assert [t.entry.student for t in plan.plan(found).tasks] == ["alice", "bob"]

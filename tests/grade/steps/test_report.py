@@ -9,7 +9,7 @@ import pytest
 from attnkit import atomic
 from attnkit.grade import gradescope_results, records
 from attnkit.grade.steps import report
-from grader.results import FAILED, CheckResult, ExerciseResult, SubmissionResult
+from grader.results import FAILED, CheckResult, ExerciseResult, Note, NoteKind, SubmissionResult
 from tests.grade.steps.stepkit import submission
 
 
@@ -17,7 +17,7 @@ def graded(student: str = "alice") -> SubmissionResult:
     check = CheckResult("softmax", "test_sum", "sums to 1", 1, 0.0, 2.0, FAILED,
                         message='File "softmax.py", line 3: wrong', seconds=1.25)  # the session stripped its paths
     return SubmissionResult(student, [ExerciseResult("softmax", [check])],
-                            notes=[{"kind": "import_error", "detail": "softmax.py: SyntaxError"}])
+                            notes=[Note(NoteKind.IMPORT_ERROR, "softmax.py: SyntaxError")])
 
 
 def test_both_files_are_written_record_last(tmp_path, monkeypatch):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from attnkit.grade.steps import session
-from grader.results import PASSED
+from grader.results import PASSED, Note, NoteKind
 from tests.grade.steps.stepkit import EXERCISES, SOLUTIONS, copy_modules, submission
 
 
@@ -34,7 +34,7 @@ def test_the_problems_are_this_hand_in_s_alone(sandbox, tmp_path):
     modules = copy_modules(SOLUTIONS, tmp_path / "carol")
     (modules / "softmax.py").unlink()
     state = session.session(submission(tmp_path / "carol", tmp_path / "out", modules=modules), sandbox)
-    assert state.problems == [{"kind": "missing_module", "detail": "softmax.py"}]
+    assert state.problems == [Note(NoteKind.MISSING_MODULE, "softmax.py")]
     assert state.exercises[0].score == 0
     # the next hand-in in the same sandbox: carol's problem is not his
     modules = copy_modules(SOLUTIONS, tmp_path / "dan")
