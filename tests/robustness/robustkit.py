@@ -3,6 +3,7 @@ and a watch on every process a grading run leaves behind (Linux: this process be
 from __future__ import annotations
 
 import ctypes
+import difflib
 import os
 import shutil
 import signal
@@ -87,10 +88,23 @@ def snapshot(out: Path) -> dict[str, bytes]:
 
 
 def differences(got: dict[str, bytes], expected: dict[str, bytes]) -> list[str]:
+    """What differs between two snapshots; a file that differs is shown as the first lines of its diff (a failure
+    seen once on a busy machine says what changed, not only where)."""
     problems = [f"missing {name}" for name in sorted(set(expected) - set(got))]
     problems += [f"unexpected {name}" for name in sorted(set(got) - set(expected))]
-    problems += [f"differs: {name}" for name in sorted(set(got) & set(expected)) if got[name] != expected[name]]
+    problems += [f"differs: {name}{_diff(got[name], expected[name])}" for name in sorted(set(got) & set(expected))
+                 if got[name] != expected[name]]
     return problems
+
+
+def _diff(got: bytes, expected: bytes, lines: int = 12) -> str:
+    """The first ``lines`` lines of a unified diff of two text files (nothing for binary ones)."""
+    try:
+        ours, theirs = got.decode().splitlines(), expected.decode().splitlines()
+    except UnicodeDecodeError:
+        return ""
+    shown = list(difflib.unified_diff(theirs, ours, "expected", "got", n=0, lineterm=""))[:lines]
+    return "".join(f"\n    {line[:300]}" for line in shown)
 
 
 def _children_of(pid: int) -> set[int]:
