@@ -151,14 +151,29 @@ def _trusted(folder: Path) -> bool:
 
 
 def copy_stdlib(source: str, target: str) -> str:
-    """Copy the standard library at ``source`` to ``target``: folders 0755, files 0644, owned by us."""
+    """Copy the standard library at ``source`` to ``target``: folders 0755, owned by us; each file a hard link to
+    the installed one when others may read that file (only a folder above it kept them out: the link lets them in,
+    and changes nothing of the file, which stays its owner's to write), a copy of it (0644) otherwise or where
+    no link can be made (another file system)."""
     def ignore(folder, names):
         return [n for n in names if n in SKIPPED or (folder == source and n.startswith("config-"))]
 
-    shutil.copytree(source, target, ignore=ignore, copy_function=shutil.copyfile, symlinks=False)
-    for base, _dirs, names in os.walk(target):
+    copied: list[str] = []
+
+    def link_or_copy(src: str, dst: str) -> str:
+        try:
+            if os.stat(src).st_mode & stat.S_IROTH:
+                os.link(src, dst)
+                return dst
+        except OSError:
+            pass
+        copied.append(shutil.copyfile(src, dst))
+        return dst
+
+    shutil.copytree(source, target, ignore=ignore, copy_function=link_or_copy, symlinks=False)
+    for base, _dirs, _names in os.walk(target):
         os.chmod(base, 0o755)
-        for name in names:
-            os.chmod(os.path.join(base, name), 0o644)
+    for path in copied:
+        os.chmod(path, 0o644)
     os.chmod(os.path.dirname(target), 0o755)
     return target
