@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attnkit.userdata import COURSE_FILE, COURSE_FORMAT
-from grader import curriculum, mistakes
+from grader import curriculum, mistakes, parsed
 from grader.runner import discover
 
 from . import generate, leaks, stubs
@@ -112,6 +112,8 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
         elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:
             if not leaks.solution_imports(path.read_text(encoding="utf-8")):
                 shutil.copyfile(path, target / path.name)
+    for data in sorted(target.glob("*.yaml")):   # the curriculum, the document values: read without the YAML parser
+        parsed.write_copy(data)
     (target / "reference.py").write_text(generate.REFERENCE_MODULE, encoding="utf-8")
     from grader import signatures
 
