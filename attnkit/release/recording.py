@@ -25,6 +25,7 @@ Self-contained (numpy and the standard library): the release copies it to ``grad
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -84,8 +85,7 @@ class Store:
             dtype = np.dtype(dtype)
             if dtype.hasobject:
                 raise ValueError(f"recorded array {digest} has an object dtype")
-            count = int(np.prod(shape, dtype=np.int64))
-            return np.frombuffer(blob[0], dtype=dtype, count=count, offset=offset).reshape(shape)
+            return np.frombuffer(blob[0], dtype=dtype, count=math.prod(shape), offset=offset).reshape(shape)
 
         return cls(meta, read_module, read_array)
 
@@ -116,7 +116,7 @@ class Store:
     def fetch(self, digest: str) -> np.ndarray:
         """A fresh, writable copy of one recorded array."""
         if digest not in self._arrays:
-            self._arrays[digest] = np.asarray(self._read_array(digest))
+            self._arrays[digest] = self._read_array(digest)
         return self._arrays[digest].copy()
 
     @staticmethod
