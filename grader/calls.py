@@ -241,12 +241,19 @@ class Call:
     def digest(self) -> bytes | None:
         """The digest of the call's canonical form (module, function, arguments, keyword arguments sorted by name),
         objects refused; None for a call that holds anything else (such a call is never memoised)."""
-        if any(_refused(value) for value in (*self.args, *self.kwargs.values())):   # before any bytes are hashed
-            return None
+        args, kwargs = self.args, self.kwargs
+        for value in (*args, *kwargs.values()):   # before any bytes are hashed
+            if _refused(value):
+                return None
         digest = hashlib.sha256(f"{self.module}.{self.function}".encode())   # sha256: hardware-assisted on x86-64
         try:
-            _feed(digest.update, self.args)
-            _feed(digest.update, sorted(self.kwargs.items()))
+            _feed(digest.update, args)
+            if all(type(value) in _PLAIN for value in kwargs.values()):   # the bytes _feed writes, in one piece
+                pairs = "".join(f"tuple2(str:{key!r};{type(value).__name__}:{value!r};)"
+                                for key, value in sorted(kwargs.items()))
+                digest.update(f"list{len(kwargs)}({pairs})".encode())
+            else:
+                _feed(digest.update, sorted(kwargs.items()))
         except Unencodable:
             return None
         return digest.digest()

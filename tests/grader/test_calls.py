@@ -65,6 +65,8 @@ def test_the_release_keys_calls_alike_on_every_machine():
     call = Call("softmax", "softmax", (X.astype(np.float32), [1, 2.5, None, True], {"b": "w", "a": np.int64(3)}),
                 {"axis": -1, "mask": (X > 2,)})
     assert recorded_key("ref", call) == "c7a45b64758f4c8c2379afaf1ef3d7cf"
+    plain = Call("softmax", "softmax", (X,), {"axis": 0, "scale": 0.5, "name": "q", "mask": None})   # plain keywords
+    assert recorded_key("ref", plain) == "52b2b8b363ac1ba97763612807313669"
     rng = Call("sampling", "sample_token", (np.arange(3.0), np.random.default_rng(5)), {"temperature": 0.8})
     assert recorded_key("ref", rng) == rng.identity("ref", None, token)[0] == "02d8d1146d4e20d46020dd2be0cf2dbe"
 
