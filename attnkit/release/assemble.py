@@ -15,6 +15,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from attnkit.quiz import about
 from attnkit.userdata import COURSE_FILE, COURSE_FORMAT
 from grader import curriculum, mistakes, parsed
 from grader.runner import discover
@@ -145,6 +146,7 @@ def write_quizzes(target: Path, sources: Sources, chosen: tuple[str, ...]) -> No
         known = {mistake.id for exercise in chosen for mistake in mistakes.of_exercise(exercise)}
         for bank in target.glob("*.yaml"):
             bank.write_text(kept_mistake_tags(bank.read_text(encoding="utf-8"), known), encoding="utf-8")
+    about.write_index(target)   # which questions are about which mistake, for check's note without the banks
 
 
 def kept_mistake_tags(text: str, known: set[str]) -> str:

@@ -55,7 +55,7 @@ def test_layout(release):
     expected = stubs.generate(SOLUTIONS)
     assert {p.name: p.read_text() for p in (release / "exercises").glob("*.py")} == expected
     shipped = sorted(p.name for p in (REPO / "quizzes").iterdir() if p.is_file())
-    assert sorted(p.name for p in (release / "quizzes").iterdir()) == shipped
+    assert sorted(p.name for p in (release / "quizzes").iterdir()) == sorted([*shipped, "about.json"])   # + its index
     readme = (release / "README.md").read_text()
     for command in ("attnkit check", "attnkit hint", "attnkit quiz", "pip install ."):
         assert command in readme
