@@ -25,7 +25,7 @@ from grader.results import CheckResult
 from grader.runner import CheckSpec, discover, execute
 
 from .recording import FORMAT
-from .replay import NEAR_LIMIT, handles, mistake_key, moved_on, recorded_key, token
+from .replay import NEAR_LIMIT, handles, mistake_key, moved_on, recorded_key, shapes, token
 
 MISTAKE_LIMIT = 1 << 14  # mistakes are recorded for results of at most this many elements
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, type(None), tuple, list, dict)
@@ -69,7 +69,8 @@ class Recorder:
         return key, tree, inputs
 
     def add(self, key: str, tree: list, inputs: dict, result: dict) -> None:
-        """Record a reference call; its arguments are kept for near matches when their arrays are small."""
+        """Record a reference call; its arguments (and their shapes, ``replay.shapes``) are kept for near matches
+        when their arrays are small."""
         space, module, function = tree[:3]
         previous = self.calls.get(key)
         if previous is not None and previous["result"] != result:
@@ -77,7 +78,7 @@ class Recorder:
         entry = {"space": space, "module": module, "function": function, "result": result}
         if sum(a.size for a in inputs.values()) <= NEAR_LIMIT:
             self.arrays.update(inputs)
-            entry["args"] = tree
+            entry["near"] = {"shapes": shapes(tree), "args": tree}
         self.calls[key] = entry
         self.functions[f"{space}:{module}.{function}"] = result["kind"]
 

@@ -3,8 +3,8 @@
     grader/recorded/reference.json            format, numpy version, the functions recorded, the modules
     grader/recorded/reference-<module>.json   that module's reference calls (key -> result as a JSON tree) and the
                                               arrays they name: digest -> dtype, shape, offset
-    grader/recorded/near-<module>.json        the arguments of those calls kept for near matches (key -> arguments
-                                              as a JSON tree) and the arrays they name
+    grader/recorded/near-<module>.json        the arguments of those calls kept for near matches (key -> their
+                                              shapes as text and the arguments as a JSON tree) and the arrays they name
     grader/recorded/mistakes-<module>.json    the classic mistakes' outputs recorded with those calls, as results
     grader/recorded/reference.bin             the arrays' raw C-order bytes, one after another (8-byte aligned)
 
@@ -101,7 +101,8 @@ class Store:
         return self._part(module, REFERENCE)
 
     def near(self, module: str) -> dict:
-        """``{key: arguments}`` of ``module``'s calls kept for near matches (read at the first asked)."""
+        """``{key: {"shapes": ..., "args": arguments}}`` of ``module``'s calls kept for near matches (read at the first
+        asked)."""
         return self._part(module, NEAR)
 
     def mistakes(self, module: str) -> dict:
@@ -139,7 +140,8 @@ class Store:
 
 def by_module(calls: dict) -> dict[tuple[str, str], dict]:
     """``{(module, part): {key: tree}}`` of a recorder's calls: a module's reference calls' results (:data:`REFERENCE`),
-    the arguments of those kept for near matches (:data:`NEAR`) and its mistakes' outputs (:data:`MISTAKES`)."""
+    the shapes and arguments of those kept for near matches (:data:`NEAR`) and its mistakes' outputs
+    (:data:`MISTAKES`)."""
     grouped: dict[tuple[str, str], dict] = {}
     for key, entry in calls.items():
         module = entry["module"]
@@ -147,8 +149,8 @@ def by_module(calls: dict) -> dict[tuple[str, str], dict]:
             grouped.setdefault((module, MISTAKES), {})[key] = entry["result"]
             continue
         grouped.setdefault((module, REFERENCE), {})[key] = entry["result"]
-        if "args" in entry:
-            grouped.setdefault((module, NEAR), {})[key] = entry["args"]
+        if "near" in entry:
+            grouped.setdefault((module, NEAR), {})[key] = entry["near"]
     return grouped
 
 

@@ -97,6 +97,12 @@ def shapes_only(node: Any) -> Any:
     return node
 
 
+def shapes(tree: list) -> str:
+    """What calls that may near-match share: the call's tree without its array digests, as text (recorded with each
+    call kept for near matches, so a miss groups the recorded calls without walking their trees)."""
+    return json.dumps(shapes_only(tree), sort_keys=True)
+
+
 def describe_call(tree: list) -> str:
     """``softmax.softmax(array (3, 4) float32, axis=0)`` for a message."""
     def show(node):
@@ -151,10 +157,10 @@ class Replay:
         near = self.store.near(module)
         if module not in self._groups:
             groups = self._groups[module] = {}
-            for key, args in near.items():
-                groups.setdefault(json.dumps(shapes_only(args), sort_keys=True), []).append(key)
-        for key in self._groups[module].get(json.dumps(shapes_only(tree), sort_keys=True), ()):
-            if self._close(near[key], tree, actual):
+            for key, kept in near.items():
+                groups.setdefault(kept["shapes"], []).append(key)
+        for key in self._groups[module].get(shapes(tree), ()):
+            if self._close(near[key]["args"], tree, actual):
                 return key
         return None
 

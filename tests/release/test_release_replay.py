@@ -212,7 +212,7 @@ def test_a_call_with_an_object_replays_by_its_history(tmp_path):
     recorder, outcomes = record(lambda e: in_process(SOLUTIONS, e), reference(), [kv])
     assert outcomes[0].status == "passed"
     stateful = [entry for entry in recorder.calls.values() if entry["function"] == "decode_step"]
-    assert len(stateful) == 3 and all(entry["args"][3]["items"][4]["t"] == "object" for entry in stateful)
+    assert len(stateful) == 3 and all(entry["near"]["args"][3]["items"][4]["t"] == "object" for entry in stateful)
     replay = Replay(store_of(recorder, tmp_path), strict=True)
     verdict = verify(replay, lambda e: InProcessTransport(trusted_runtime(SOLUTIONS), e), [kv])
     assert verdict.ok and not verdict.nudged_failures
