@@ -1,8 +1,8 @@
 """The files of a recorded reference: one small index, three indexes per reference module, one file of arrays.
 
     grader/recorded/reference.json            format, numpy version, the functions recorded, the modules
-    grader/recorded/reference-<module>.json   that module's reference calls (key -> result as a JSON tree) and the
-                                              arrays they name: digest -> dtype, shape, offset
+    grader/recorded/reference-<module>.json   that module's reference calls (key -> result as a JSON tree, an array in
+                                              it by its digest) and the arrays they name: digest -> dtype, shape, offset
     grader/recorded/near-<module>.json        the arguments of those calls kept for near matches (key -> their
                                               shapes as text and the arguments as a JSON tree) and the arrays they name
     grader/recorded/mistakes-<module>.json    the classic mistakes' outputs recorded with those calls, as results
@@ -132,6 +132,8 @@ class Store:
                        for part in PARTS})
         files = {ARRAYS_NAME: blob, INDEX_NAME: dump(meta)}
         for (module, part), calls in grouped.items():
+            if part != NEAR:   # a result's arrays by their digests alone: the table holds their dtypes and shapes
+                calls = {key: lean(result) for key, result in calls.items()}
             named = sorted(set(digests(list(calls.values()))))
             files[module_file(module, part)] = dump({"calls": calls, "arrays": {d: table[d] for d in named}})
         for name, data in files.items():
@@ -152,6 +154,18 @@ def by_module(calls: dict) -> dict[tuple[str, str], dict]:
         if "near" in entry:
             grouped.setdefault((module, NEAR), {})[key] = entry["near"]
     return grouped
+
+
+def lean(node: Any) -> Any:
+    """A recorded result's tree with each array named by its digest only (``decode`` reads no more; the mistakes'
+    files, read at every diagnosis, are half as long to parse)."""
+    if isinstance(node, dict):
+        if node.get("t") in ("array", "scalar"):
+            return {"t": node["t"], "h": node["h"]}
+        return {key: lean(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [lean(value) for value in node]
+    return node
 
 
 def digests(node: Any) -> Iterator[str]:
