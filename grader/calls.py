@@ -19,8 +19,10 @@ The canonical encoding (:func:`encode`) is a JSON tree:
 Arrays follow the wire's rules (``grader.sandbox.wire.SAFE_DTYPE``: numbers, bools, fixed-width text; never an
 object array), values nest at most :data:`MAX_DEPTH` deep. Objects and generators are stateful: they are
 encoded only where the caller names them (``objects``), never in a :attr:`Call.digest`, so a memo never answers
-a call that changes an object. The release's recording is keyed by :meth:`Call.identity`, the reference's memo
-and the mistaken references' by :attr:`Call.digest`: the same tree, hashed.
+a call that changes an object. The reference's memo, the mistaken references' and the release's recording key calls
+by :attr:`Call.digest` (the release's recording keys a call that involves an object by :meth:`Call.identity`, the
+tree with the object's history in it, hashed). Both are the same for the same call on any machine: nothing in them
+depends on a numpy version's repr, an address or an ``id()``.
 """
 from __future__ import annotations
 
@@ -133,8 +135,8 @@ def _feed(update: Callable[[Any], None], value: Any, depth: int = 0) -> None:
             for item in value:
                 _feed(update, item, depth + 1)
         update(b")")
-    elif isinstance(value, np.generic) and _safe(value.dtype):
-        update(f"g{value.dtype.str}:{value!r};".encode())
+    elif isinstance(value, np.generic) and _safe(value.dtype):   # by its bytes: a scalar's repr changed in numpy 2
+        update(f"g{value.dtype.str}:".encode() + value.tobytes() + b";")
     else:
         raise Unencodable(f"a {kind.__name__} has no canonical form here")
 
@@ -230,7 +232,8 @@ class Call:
                 encode(dict(sorted(self.kwargs.items())), arrays, objects)]
 
     def identity(self, space: str, arrays: dict | None = None, objects: Objects | None = None) -> tuple[str, list]:
-        """(key, tree): the key is the sha256 of the tree's JSON (32 hex digits), the recording's key."""
+        """(key, tree): the key is the sha256 of the tree's JSON (32 hex digits), the release recording's key of a call
+        that involves an object (``attnkit.release.replay.recorded_key``)."""
         tree = self.tree(space, arrays, objects)
         return hashlib.sha256(_json(tree)).hexdigest()[:32], tree
 
@@ -238,12 +241,19 @@ class Call:
     def digest(self) -> bytes | None:
         """The digest of the call's canonical form (module, function, arguments, keyword arguments sorted by name),
         objects refused; None for a call that holds anything else (such a call is never memoised)."""
-        if any(_refused(value) for value in (*self.args, *self.kwargs.values())):   # before any bytes are hashed
-            return None
+        args, kwargs = self.args, self.kwargs
+        for value in (*args, *kwargs.values()):   # before any bytes are hashed
+            if _refused(value):
+                return None
         digest = hashlib.sha256(f"{self.module}.{self.function}".encode())   # sha256: hardware-assisted on x86-64
         try:
-            _feed(digest.update, self.args)
-            _feed(digest.update, sorted(self.kwargs.items()))
+            _feed(digest.update, args)
+            if all(type(value) in _PLAIN for value in kwargs.values()):   # the bytes _feed writes, in one piece
+                pairs = "".join(f"tuple2(str:{key!r};{type(value).__name__}:{value!r};)"
+                                for key, value in sorted(kwargs.items()))
+                digest.update(f"list{len(kwargs)}({pairs})".encode())
+            else:
+                _feed(digest.update, sorted(kwargs.items()))
         except Unencodable:
             return None
         return digest.digest()

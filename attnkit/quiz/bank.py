@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .model import TOPICS, Question
+from .shipped import default_dir, default_files
 from .validate import Problem, check_entry, shown_key
 from .yamlmarks import Located, LocatedList, YamlSyntaxError, load
 
@@ -36,20 +37,6 @@ class Bank:
     def by_topic(self, topics) -> list[Question]:
         topics = set(topics or TOPICS)
         return [question for question in self.questions if question.topic in topics]
-
-
-def default_dir() -> Path:
-    """The folder of the shipped banks (the ``quizzes`` package)."""
-    try:
-        import quizzes
-
-        return Path(quizzes.__file__).resolve().parent
-    except ImportError:  # running from a source tree without the package installed
-        return Path(__file__).resolve().parents[2] / "quizzes"
-
-
-def default_files() -> list[Path]:
-    return sorted(default_dir().glob("*.yaml"))
 
 
 def _display(path: Path) -> str:

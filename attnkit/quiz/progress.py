@@ -270,17 +270,21 @@ class Progress:
 
 def questions_about(ids, bank=None) -> dict[str, str]:
     """Question id -> the first of ``ids`` it is about: a mistake it names in ``mistakes`` or a word of its
-    ``tags`` (an exercise id works as a concept when questions carry it as a tag)."""
-    from .bank import load_bank
+    ``tags`` (an exercise id works as a concept when questions carry it as a tag). Without ``bank``, the shipped
+    banks, through their index where a build wrote one (``about.py``)."""
+    from .about import indexed
 
     wanted = [item for item in ids if isinstance(item, str)]
-    bank = bank or load_bank()
+    listed = indexed() if bank is None else None
+    if listed is None:
+        from .bank import load_bank
+
+        listed = [(question.id, {*question.mistakes, *question.tags}) for question in (bank or load_bank()).questions]
     found = {}
-    for question in bank.questions:
-        about = set(question.mistakes) | set(question.tags)
+    for qid, about in listed:
         hit = next((item for item in wanted if item in about), None)
         if hit is not None:
-            found[question.id] = hit
+            found[qid] = hit
     return found
 
 
@@ -292,14 +296,16 @@ def note_mistakes(ids, *, path: Path | None = None, when: datetime | None = None
     unreadable progress file is set aside as in :meth:`Progress.load` (what happened to the file is appended
     to ``notes``); OSError when it cannot be written.
     """
-    from .bank import BankError
-
     ids = list(ids)
     if not ids:
         return 0
     try:
         reasons = questions_about(ids)
-    except BankError:
+    except Exception as error:
+        from .bank import BankError  # only now: with the banks' index, check never loads the banks' reader
+
+        if not isinstance(error, BankError):
+            raise
         return 0
     if not reasons:
         return 0

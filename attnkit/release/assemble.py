@@ -15,8 +15,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from attnkit.quiz import about
 from attnkit.userdata import COURSE_FILE, COURSE_FORMAT
-from grader import curriculum, mistakes
+from grader import curriculum, mistakes, parsed
 from grader.runner import discover
 
 from . import generate, leaks, stubs
@@ -112,6 +113,8 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
         elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:
             if not leaks.solution_imports(path.read_text(encoding="utf-8")):
                 shutil.copyfile(path, target / path.name)
+    for data in sorted(target.glob("*.yaml")):   # the curriculum, the document values: read without the YAML parser
+        parsed.write_copy(data)
     (target / "reference.py").write_text(generate.REFERENCE_MODULE, encoding="utf-8")
     from grader import signatures
 
@@ -143,6 +146,7 @@ def write_quizzes(target: Path, sources: Sources, chosen: tuple[str, ...]) -> No
         known = {mistake.id for exercise in chosen for mistake in mistakes.of_exercise(exercise)}
         for bank in target.glob("*.yaml"):
             bank.write_text(kept_mistake_tags(bank.read_text(encoding="utf-8"), known), encoding="utf-8")
+    about.write_index(target)   # which questions are about which mistake, for check's note without the banks
 
 
 def kept_mistake_tags(text: str, known: set[str]) -> str:

@@ -25,7 +25,7 @@ from grader.results import CheckResult
 from grader.runner import CheckSpec, discover, execute
 
 from .recording import FORMAT
-from .replay import NEAR_LIMIT, handles, mistake_key, moved_on, token
+from .replay import NEAR_LIMIT, handles, mistake_key, moved_on, recorded_key, shapes, token
 
 MISTAKE_LIMIT = 1 << 14  # mistakes are recorded for results of at most this many elements
 PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, type(None), tuple, list, dict)
@@ -59,23 +59,27 @@ class Recorder:
         self.functions: dict[str, str] = {}
 
     def key(self, space: str, call: Call) -> tuple[str, list, dict]:
+        """(the call's key as the replay finds it, its tree, the arrays the tree names)."""
         inputs: dict = {}
         try:
-            key, tree = call.identity(space, inputs, token)
+            tree = call.tree(space, inputs, token)
+            key = recorded_key(space, call)
         except Unencodable as error:
             raise RecordingError(f"cannot record {call.module}.{call.function}: {error}") from None
         return key, tree, inputs
 
     def add(self, key: str, tree: list, inputs: dict, result: dict) -> None:
+        """Record a reference call; its arguments (and their shapes, ``replay.shapes``) are kept for near matches
+        when their arrays are small."""
         space, module, function = tree[:3]
-        near = sum(a.size for a in inputs.values()) <= NEAR_LIMIT
-        if near:
-            self.arrays.update(inputs)
         previous = self.calls.get(key)
         if previous is not None and previous["result"] != result:
             raise RecordingError(f"{module}.{function} returned two different values for the same arguments")
-        self.calls[key] = {"space": space, "module": module, "function": function, "args": tree, "near": near,
-                           "result": result}
+        entry = {"space": space, "module": module, "function": function, "result": result}
+        if sum(a.size for a in inputs.values()) <= NEAR_LIMIT:
+            self.arrays.update(inputs)
+            entry["near"] = {"shapes": shapes(tree), "args": tree}
+        self.calls[key] = entry
         self.functions[f"{space}:{module}.{function}"] = result["kind"]
 
     def node(self, value: Any) -> dict:
@@ -151,7 +155,7 @@ class RecordingReference(Namespace):
             raise RecordingError(f"{mistake.id}: not recorded for a result this large")
         name = mistake_key(mistake.id, key)
         module = self._recorder.calls[key]["module"]   # stored with the call it was recorded for
-        entry = {"space": "mistakes", "module": module, "function": mistake.id, "args": [], "near": False}
+        entry = {"space": "mistakes", "module": module, "function": mistake.id}
         try:
             value = compute()
         except Exception as error:

@@ -1,14 +1,17 @@
-"""The files of a recorded reference: one small index, two indexes per reference module, one file of arrays.
+"""The files of a recorded reference: one small index, three indexes per reference module, one file of arrays.
 
     grader/recorded/reference.json            format, numpy version, the functions recorded, the modules
-    grader/recorded/reference-<module>.json   that module's reference calls (key -> arguments and result as JSON
-                                              trees) and the arrays they name: digest -> dtype, shape, offset
-    grader/recorded/mistakes-<module>.json    the same for the classic mistakes' outputs recorded with those calls
+    grader/recorded/reference-<module>.json   that module's reference calls (key -> result as a JSON tree, an array in
+                                              it by its digest) and the arrays they name: digest -> dtype, shape, offset
+    grader/recorded/near-<module>.json        the arguments of those calls kept for near matches (key -> their
+                                              shapes as text and the arguments as a JSON tree) and the arrays they name
+    grader/recorded/mistakes-<module>.json    the classic mistakes' outputs recorded with those calls, as results
     grader/recorded/reference.bin             the arrays' raw C-order bytes, one after another (8-byte aligned)
 
 A check of one exercise asks ``ref`` for a few modules, so a student who checks ``softmax`` reads the
 small index, ``reference-softmax.json`` and the bytes of the arrays it names; a module's index is read
-the first time one of its calls is looked up, its mistakes' index the first time a diagnosis asks for a
+the first time one of its calls is looked up, its near calls' the first time a call of it is not recorded exactly (a
+last-bit difference: never on the machine that recorded), its mistakes' index the first time a diagnosis asks for a
 mistake's output (most of the recording, and never read when every check passes), the arrays' file the first
 time an array is needed. An
 array is read with ``np.frombuffer`` at its offset: no per-array header to parse, no zip directory, and
@@ -22,6 +25,7 @@ Self-contained (numpy and the standard library): the release copies it to ``grad
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -29,17 +33,21 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-FORMAT = 3
+FORMAT = 4   # 4: calls keyed by their digest (``replay.recorded_key``); the near calls' arguments in files of their own
 MISTAKES = "mistakes"   # the space of a mistake's recorded output (``replay.mistake_key``)
+REFERENCE, NEAR = "reference", "near"   # a module's reference calls' results, its near calls' arguments
+PARTS = (REFERENCE, NEAR, MISTAKES)     # the files of a module, by the part of the recording each holds
 INDEX_NAME, ARRAYS_NAME = "reference.json", "reference.bin"
 ALIGN = 8
 
 
-def module_file(module: str, space: str = "ref") -> str:
-    """The file of ``module``'s reference calls, or with ``space`` :data:`MISTAKES` of its mistakes' outputs."""
+def module_file(module: str, part: str = REFERENCE) -> str:
+    """The file of one :data:`PARTS` of ``module``'s recording."""
     if not module.isidentifier():
         raise ValueError(f"recorded module name {module!r} is not a Python identifier")
-    return f"{'mistakes' if space == MISTAKES else 'reference'}-{module}.json"
+    if part not in PARTS:
+        raise ValueError(f"no recorded part {part!r}")
+    return f"{part}-{module}.json"
 
 
 class Store:
@@ -59,16 +67,16 @@ class Store:
         """The recording in ``folder``."""
         folder = Path(folder)
         meta = json.loads((folder / INDEX_NAME).read_text(encoding="utf-8"))
-        known = {"ref": set(meta.get("modules", ())), MISTAKES: set(meta.get("mistake_modules", ()))}
+        known = {part: set(meta.get(f"{part}_modules", ())) for part in PARTS}
         table: dict[str, list] = {}
         blob: list[bytes] = []
 
-        def read_module(module: str, space: str) -> dict:
-            if module not in known[space]:
+        def read_module(module: str, part: str) -> dict:
+            if module not in known[part]:
                 return {}
-            part = json.loads((folder / module_file(module, space)).read_text(encoding="utf-8"))
-            table.update(part["arrays"])
-            return part["calls"]
+            found = json.loads((folder / module_file(module, part)).read_text(encoding="utf-8"))
+            table.update(found["arrays"])
+            return found["calls"]
 
         def read_array(digest: str) -> np.ndarray:
             if not blob:
@@ -77,8 +85,7 @@ class Store:
             dtype = np.dtype(dtype)
             if dtype.hasobject:
                 raise ValueError(f"recorded array {digest} has an object dtype")
-            count = int(np.prod(shape, dtype=np.int64))
-            return np.frombuffer(blob[0], dtype=dtype, count=count, offset=offset).reshape(shape)
+            return np.frombuffer(blob[0], dtype=dtype, count=math.prod(shape), offset=offset).reshape(shape)
 
         return cls(meta, read_module, read_array)
 
@@ -87,25 +94,30 @@ class Store:
         """A recording still in memory (``Recorder.index()`` and its arrays), as the build verifies it."""
         grouped = by_module(index["calls"])
         meta = {k: v for k, v in index.items() if k != "calls"}
-        return cls(meta, lambda module, space: grouped.get((module, space), {}), arrays.__getitem__)
+        return cls(meta, lambda module, part: grouped.get((module, part), {}), arrays.__getitem__)
 
     def calls(self, module: str) -> dict:
-        """``{key: entry}`` of the reference calls recorded for ``module``."""
-        return self._part(module, "ref")
+        """``{key: result}`` of the reference calls recorded for ``module``."""
+        return self._part(module, REFERENCE)
+
+    def near(self, module: str) -> dict:
+        """``{key: {"shapes": ..., "args": arguments}}`` of ``module``'s calls kept for near matches (read at the first
+        asked)."""
+        return self._part(module, NEAR)
 
     def mistakes(self, module: str) -> dict:
-        """``{key: entry}`` of the mistakes' outputs recorded with ``module``'s calls (read at the first asked)."""
+        """``{key: result}`` of the mistakes' outputs recorded with ``module``'s calls (read at the first asked)."""
         return self._part(module, MISTAKES)
 
-    def _part(self, module: str, space: str) -> dict:
-        if (module, space) not in self._modules:
-            self._modules[(module, space)] = self._read_module(module, space)
-        return self._modules[(module, space)]
+    def _part(self, module: str, part: str) -> dict:
+        if (module, part) not in self._modules:
+            self._modules[(module, part)] = self._read_module(module, part)
+        return self._modules[(module, part)]
 
     def fetch(self, digest: str) -> np.ndarray:
         """A fresh, writable copy of one recorded array."""
         if digest not in self._arrays:
-            self._arrays[digest] = np.asarray(self._read_array(digest))
+            self._arrays[digest] = self._read_array(digest)
         return self._arrays[digest].copy()
 
     @staticmethod
@@ -116,25 +128,44 @@ class Store:
         blob, table = pack(arrays)
         grouped = by_module(index["calls"])
         meta = dict({k: v for k, v in index.items() if k != "calls"},
-                    modules=sorted(module for module, space in grouped if space == "ref"),
-                    mistake_modules=sorted(module for module, space in grouped if space == MISTAKES))
+                    **{f"{part}_modules": sorted(module for module, kind in grouped if kind == part)
+                       for part in PARTS})
         files = {ARRAYS_NAME: blob, INDEX_NAME: dump(meta)}
-        for (module, space), calls in grouped.items():
-            named = sorted({digest for entry in calls.values()
-                            for digest in digests([entry["result"], entry["args"] if entry["near"] else []])})
-            files[module_file(module, space)] = dump({"calls": calls, "arrays": {d: table[d] for d in named}})
+        for (module, part), calls in grouped.items():
+            if part != NEAR:   # a result's arrays by their digests alone: the table holds their dtypes and shapes
+                calls = {key: lean(result) for key, result in calls.items()}
+            named = sorted(set(digests(list(calls.values()))))
+            files[module_file(module, part)] = dump({"calls": calls, "arrays": {d: table[d] for d in named}})
         for name, data in files.items():
             _write_atomically(folder / name, data)
 
 
 def by_module(calls: dict) -> dict[tuple[str, str], dict]:
-    """``{(module, space): {key: entry}}``: a module's reference calls (space ``"ref"``) apart from its mistakes'
-    outputs (:data:`MISTAKES`)."""
+    """``{(module, part): {key: tree}}`` of a recorder's calls: a module's reference calls' results (:data:`REFERENCE`),
+    the shapes and arguments of those kept for near matches (:data:`NEAR`) and its mistakes' outputs
+    (:data:`MISTAKES`)."""
     grouped: dict[tuple[str, str], dict] = {}
     for key, entry in calls.items():
-        space = MISTAKES if entry["space"] == MISTAKES else "ref"
-        grouped.setdefault((entry["module"], space), {})[key] = entry
+        module = entry["module"]
+        if entry["space"] == MISTAKES:
+            grouped.setdefault((module, MISTAKES), {})[key] = entry["result"]
+            continue
+        grouped.setdefault((module, REFERENCE), {})[key] = entry["result"]
+        if "near" in entry:
+            grouped.setdefault((module, NEAR), {})[key] = entry["near"]
     return grouped
+
+
+def lean(node: Any) -> Any:
+    """A recorded result's tree with each array named by its digest only (``decode`` reads no more; the mistakes'
+    files, read at every diagnosis, are half as long to parse)."""
+    if isinstance(node, dict):
+        if node.get("t") in ("array", "scalar"):
+            return {"t": node["t"], "h": node["h"]}
+        return {key: lean(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [lean(value) for value in node]
+    return node
 
 
 def digests(node: Any) -> Iterator[str]:

@@ -6,17 +6,20 @@ check against the reference once, records what every reference call returned and
 classic mistake registered for its function returns for the same call, and ships the values
 beside the checks, in the files :mod:`recording` describes (``grader/recorded/``).
 
-A call's key is :meth:`grader.calls.Call.identity`: the sha256 of the JSON of ``[space, module, function, args,
-kwargs]`` in the canonical encoding of ``grader.calls`` (an array is its dtype, shape and a sha256 of dtype, shape
-and bytes; a float is ``float.hex()``; lists and tuples are told apart; keyword arguments are sorted by name, a
-dict value keeps its order). The checks' inputs come from ``rng`` (seeded by the check's name) and
-the document values, so the same check makes the same calls on a student's machine. A call whose exact key is missing
-(a last-bit difference of a matrix product on another CPU) falls back to a recorded call of
-the same function with the same shapes whose arrays are equal within a tight tolerance.
+A call's key (:func:`recorded_key`) is a sha256 of the space and :attr:`grader.calls.Call.digest`, the digest the
+reference's memo keys calls by (an array is its dtype, shape and bytes; a float its exact repr; lists and tuples are
+told apart; keyword arguments are sorted by name, a dict value keeps its order), so a lookup costs one digest of the
+arguments and a dictionary access. The checks' inputs come from ``rng`` (seeded by the check's name) and the document
+values, so the same check makes the same calls, with the same keys, on a student's machine.
 
-An object a reference call returns (a ``KVCache``) is a :class:`Handle` named by its history:
-the key of the last call that involved it, so the same calls in the same order find the same
-recorded answers. A mistake's output for a call is keyed by the mistake's id and the call's key.
+An object a reference call returns (a ``KVCache``) is a :class:`Handle` named by its history: the key of the last
+call that involved it, so the same calls in the same order find the same recorded answers. A digest refuses objects
+(and a seeded generator): such a call is keyed by :meth:`grader.calls.Call.identity` instead, the sha256 of the JSON
+tree of ``[space, module, function, args, kwargs]`` with each object's history and each generator's state in it.
+
+A call whose exact key is missing (a last-bit difference of a matrix product on another CPU) falls back to a recorded
+call of the same function with the same shapes whose arrays are equal within a tight tolerance: only then is the
+call's tree built. A mistake's output for a call is keyed by the mistake's id and the call's key.
 
 This file imports numpy, the standard library, ``grader.calls`` and ``grader.interfaces`` only, and ``recording.py``
 numpy and the standard library: the release copies them to ``grader/replay.py`` and ``grader/recording.py``.
@@ -71,6 +74,15 @@ def moved_on(involved: list[Handle], key: str) -> None:
         handle._token = f"{key}/{position}"
 
 
+def recorded_key(space: str, call: Call) -> str:
+    """The key ``call`` is recorded under in ``space``: from its digest, or for a call that involves an object or a
+    generator (it has no digest) from its identity tree."""
+    digest = call.digest
+    if digest is None:
+        return call.identity(space, None, token)[0]
+    return hashlib.sha256(space.encode() + b"|" + digest).hexdigest()[:32]
+
+
 def mistake_key(mistake_id: str, key: str) -> str:
     """The recording key of a mistake's output for the reference call ``key``."""
     return hashlib.sha256(f"mistake|{mistake_id}|{key}".encode()).hexdigest()[:32]
@@ -83,6 +95,12 @@ def shapes_only(node: Any) -> Any:
     if isinstance(node, list):
         return [shapes_only(v) for v in node]
     return node
+
+
+def shapes(tree: list) -> str:
+    """What calls that may near-match share: the call's tree without its array digests, as text (recorded with each
+    call kept for near matches, so a miss groups the recorded calls without walking their trees)."""
+    return json.dumps(shapes_only(tree), sort_keys=True)
 
 
 def describe_call(tree: list) -> str:
@@ -115,31 +133,36 @@ class Replay:
     # -- lookup ---------------------------------------------------------------------
     def lookup(self, space: str, call: Call) -> tuple[str, dict]:
         """(key of the recorded call that answers, its result)."""
-        actual: dict = {}
         module = call.module
-        found, tree = call.identity(space, actual, token)
-        key: str | None = found
-        entry = self.store.calls(module).get(found)
-        if entry is None and not self.strict:
-            key, entry = self._near(module, tree, actual)
-        if entry is None or key is None:
+        key = recorded_key(space, call)
+        result = self.store.calls(module).get(key)
+        if result is None:
+            key, result = self._missed(space, call)
+        self._module_of[key] = module
+        return key, result
+
+    def _missed(self, space: str, call: Call) -> tuple[str, dict]:
+        """A call not recorded exactly: its tree is built only now, for a near match or the message."""
+        actual: dict = {}
+        tree = call.tree(space, actual, token)
+        key = None if self.strict else self._near(call.module, tree, actual)
+        if key is None:
             shown = describe_call(tree)
             self.misses.append(f"{space}: {shown}")
             raise ReplayMiss(MISS.format(call=shown, numpy=self.store.meta.get("numpy", "?")))
-        self._module_of[key] = module
-        return key, entry["result"]
+        return key, self.store.calls(call.module)[key]
 
-    def _near(self, module: str, tree: list, actual: dict) -> tuple[str | None, dict | None]:
+    def _near(self, module: str, tree: list, actual: dict) -> str | None:
+        """The key of a recorded call of the same function and shapes whose arrays are close to ``actual``'s."""
+        near = self.store.near(module)
         if module not in self._groups:
             groups = self._groups[module] = {}
-            for key, entry in self.store.calls(module).items():
-                if entry.get("near"):
-                    groups.setdefault(json.dumps(shapes_only(entry["args"]), sort_keys=True), []).append(key)
-        for key in self._groups[module].get(json.dumps(shapes_only(tree), sort_keys=True), ()):
-            entry = self.store.calls(module)[key]
-            if self._close(entry["args"], tree, actual):
-                return key, entry
-        return None, None
+            for key, kept in near.items():
+                groups.setdefault(kept["shapes"], []).append(key)
+        for key in self._groups[module].get(shapes(tree), ()):
+            if self._close(near[key]["args"], tree, actual):
+                return key
+        return None
 
     def _close(self, recorded: Any, wanted: Any, actual: dict) -> bool:
         if isinstance(recorded, dict) and recorded.get("t") in ("array", "scalar"):
@@ -166,7 +189,8 @@ class Replay:
         """The recorded result of the reference call ``call`` (named ``call.key``, the recorded call's key)."""
         key, result = self.lookup("ref", call)
         call.key = key
-        moved_on(handles(call.args, call.kwargs), key)
+        if call.digest is None:   # a call with a digest holds no object
+            moved_on(handles(call.args, call.kwargs), key)
         return self.value(result["value"], call.module, key)
 
     def reference(self) -> "ReplayedReference":
@@ -175,10 +199,10 @@ class Replay:
     def mistaken(self, mistake_id: str, key: str | None) -> Any:
         """What a classic mistake returned for the reference call ``key`` when it was recorded."""
         module = None if key is None else self._module_of.get(key)
-        entry = None if module is None or key is None else self.store.mistakes(module).get(mistake_key(mistake_id, key))
-        if entry is None:
+        recorded = {} if module is None or key is None else self.store.mistakes(module)
+        result = None if key is None else recorded.get(mistake_key(mistake_id, key))
+        if result is None:
             raise MistakeUndefined(mistake_id)
-        result = entry["result"]
         if result["kind"] == "raises":
             raise MistakeUndefined(mistake_id, result["error"], result.get("message", ""))
         return self.value(result["value"])

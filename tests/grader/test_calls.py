@@ -56,15 +56,27 @@ def test_the_digest_follows_the_encodings_rules(value):
         assert digest(value) is not None
 
 
-def test_the_release_keys_calls_as_it_always_did():
-    """The recording's keys (a release built before one value model still answers): pinned values."""
-    from attnkit.release.replay import token
+def test_the_release_keys_calls_alike_on_every_machine():
+    """The student's machine computes a recorded call's key again: pinned values (a key that followed a numpy
+    version's repr of a scalar, an address or an id would miss the recorded calls there). A call with a digest is
+    keyed by it, a call with a generator (no digest) by its identity tree, as the recording's format 3 did."""
+    from attnkit.release.replay import recorded_key, token
 
     call = Call("softmax", "softmax", (X.astype(np.float32), [1, 2.5, None, True], {"b": "w", "a": np.int64(3)}),
                 {"axis": -1, "mask": (X > 2,)})
-    assert call.identity("ref", None, token)[0] == "d2d684bc5187796e607e71dff4b80dcb"
+    assert recorded_key("ref", call) == "c7a45b64758f4c8c2379afaf1ef3d7cf"
+    plain = Call("softmax", "softmax", (X,), {"axis": 0, "scale": 0.5, "name": "q", "mask": None})   # plain keywords
+    assert recorded_key("ref", plain) == "52b2b8b363ac1ba97763612807313669"
     rng = Call("sampling", "sample_token", (np.arange(3.0), np.random.default_rng(5)), {"temperature": 0.8})
-    assert rng.identity("ref", None, token)[0] == "02d8d1146d4e20d46020dd2be0cf2dbe"
+    assert recorded_key("ref", rng) == rng.identity("ref", None, token)[0] == "02d8d1146d4e20d46020dd2be0cf2dbe"
+
+
+def test_a_numpy_scalar_is_digested_by_its_bytes():
+    """Not by its repr, which numpy 2 changed (``np.float64(2.5)`` where numpy 1 wrote ``2.5``)."""
+    assert Call("m", "f", (np.float64(2.5), np.float32(-0.0)), {}).digest.hex() == (
+        "7a19a48bd3de9fc2f3738f8e6c6f6650123165eeb4816f057f7a8b4b0ea01a00")
+    assert digest(np.float64(0.1) + np.float64(0.2)) != digest(np.float64(0.3))
+    assert digest(np.float64(2.5)) != digest(2.5) != digest(np.float32(2.5))
 
 
 def test_decoding_gives_the_value_back():

@@ -55,7 +55,7 @@ def test_layout(release):
     expected = stubs.generate(SOLUTIONS)
     assert {p.name: p.read_text() for p in (release / "exercises").glob("*.py")} == expected
     shipped = sorted(p.name for p in (REPO / "quizzes").iterdir() if p.is_file())
-    assert sorted(p.name for p in (release / "quizzes").iterdir()) == shipped
+    assert sorted(p.name for p in (release / "quizzes").iterdir()) == sorted([*shipped, "about.json"])   # + its index
     readme = (release / "README.md").read_text()
     for command in ("attnkit check", "attnkit hint", "attnkit quiz", "pip install ."):
         assert command in readme
@@ -111,22 +111,20 @@ def test_recording_is_numpy_and_json_without_pickles(release):
     size = (folder / "reference.bin").stat().st_size
     meta = json.loads((folder / "reference.json").read_text())
     parts = [json.loads((folder / f"{kind}-{module}.json").read_text())
-             for kind, modules in (("reference", meta["modules"]), ("mistakes", meta["mistake_modules"]))
+             for kind, modules in ((kind, meta[f"{kind}_modules"]) for kind in ("reference", "near", "mistakes"))
              for module in modules]
     assert sorted(p.name for p in folder.glob("*.json")) == sorted(
-        ["reference.json", *(f"reference-{m}.json" for m in meta["modules"]),
-         *(f"mistakes-{m}.json" for m in meta["mistake_modules"])])
-    index = {"calls": {k: v for part in parts for k, v in part["calls"].items()}}
+        ["reference.json", *(f"{kind}-{m}.json" for kind in ("reference", "near", "mistakes")
+                             for m in meta[f"{kind}_modules"])])
     table = {k: v for part in parts for k, v in part["arrays"].items()}
     names = set(table)
     for dtype, shape, offset in table.values():
         assert not np.dtype(dtype).hasobject and np.dtype(dtype).kind in "biufc"
         assert offset % 8 == 0 and offset + np.dtype(dtype).itemsize * int(np.prod(shape)) <= size
     assert not list(folder.glob("*.npz")) and not list(folder.glob("*.pkl"))
-    digests = set(re.findall(r'"h": "([0-9a-f]{40})"', json.dumps({k: v["result"] for k, v in index["calls"].items()})))
+    digests = set(re.findall(r'"h": "([0-9a-f]{40})"', json.dumps([part["calls"] for part in parts])))
     assert digests and digests <= names
-    spaces = {entry["space"] for entry in index["calls"].values()}
-    assert spaces == {"ref", "mistakes"}
+    assert meta["reference_modules"] and meta["near_modules"] and meta["mistakes_modules"]
 
 
 def test_zip_holds_the_folder(release):
