@@ -112,15 +112,20 @@ class Proof:
     """The own functions proven so far in one exercise's run (those whose judging checks have all passed), and
     :attr:`order`, the order its checks run in."""
 
-    def __init__(self, specs: Sequence[Any], module_name: str, functions: tuple[str, ...]):
-        self.judged = judged = judges(specs, functions)
-        self.order = order(judged, calls(module_name, functions))
+    def __init__(self, judged: list[frozenset[str]], graph: dict[str, frozenset[str]]):
+        self.judged = judged
+        self.order = order(judged, graph)
         self.open: dict[str, set[int]] = {}       # per function, the checks judging it not yet passed
         for index, functions in enumerate(judged):
             for function in functions:
                 self.open.setdefault(function, set()).add(index)
         self.failed: set[str] = set()
         self.proven: set[str] = set()
+
+    @classmethod
+    def of(cls, specs: Sequence[Any], module_name: str, functions: tuple[str, ...]) -> Proof:
+        """The proof of the checks ``specs`` of the exercise whose module ``module_name`` defines ``functions``."""
+        return cls(judges(specs, functions), calls(module_name, functions))
 
     def ran(self, index: int, passed: bool) -> list[str]:
         """Check ``index`` ran (``passed``: at full marks); the functions it proves now (it was their last judge)."""

@@ -236,8 +236,8 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
         return impl
 
     specs = [spec for spec in discover(exercise) if visibility is None or spec.visibility == visibility]
-    proof = Proof(specs, curriculum.get(exercise).id, _public_functions(curriculum.get(exercise).id)) \
-        if prove else None
+    module_name = curriculum.get(exercise).id
+    proof = Proof.of(specs, module_name, _public_functions(module_name)) if prove else None
     results: list[CheckResult | None] = [None] * len(specs)
     for index in proof.order if proof is not None else range(len(specs)):
         result = results[index] = execute(specs[index], alive())
