@@ -7,9 +7,10 @@ in this run (every check that judges it: :func:`judges`) runs in the child as th
 sibling exercise graded at full marks does (``runner.run_submission``): the trusted side tells the child so, the child
 never decides.
 
-A check judges the functions it names (:func:`named`): the exercise's own functions its source, and the source of
-the helpers of ``grader.checks`` it uses, mention as a name, an attribute or a string (``impl.layers.gelu(x)``,
-``expect_untouched(impl, "layers", "gelu", ...)``). Naming more than a check calls only proves a function later.
+A check judges the functions it names (:func:`named`): the exercise's own functions its code, and the code of the
+helpers of ``grader.checks`` it uses, name as a global, an attribute or a string (``impl.layers.gelu(x)``,
+``expect_untouched(impl, "layers", "gelu", ...)``), read from the compiled code (no source is parsed). Naming more
+than a check calls only proves a function later.
 
 The checks run in :func:`order`: a check waits for the checks that judge the functions it reaches only through the
 functions it judges (the reference module's calls, :func:`calls`), so that they can be proven first; the property
@@ -18,10 +19,8 @@ callers. Results keep the checks' own order.
 """
 from __future__ import annotations
 
-import ast
 import importlib
 import inspect
-import textwrap
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
@@ -29,36 +28,34 @@ CHECKS_PACKAGE = "grader.checks"
 MAX_HELPERS = 200   # helper functions read for one check (the checks' own code: a bound, never reached)
 
 
-def _source_names(function: Callable) -> tuple[set[str], list[str]]:
-    """(names, attributes and strings of ``function``'s source but its docstrings; the plain names it uses)."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
-    mentioned: set[str] = set()
-    used: list[str] = []
-    for node in ast.walk(tree):
-        if id(node) in docstrings:  # words about the check, never a call it makes
-            continue
-        if isinstance(node, ast.Name):
-            mentioned.add(node.id)
-            used.append(node.id)
-        elif isinstance(node, ast.Attribute):
-            mentioned.add(node.attr)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            mentioned.add(node.value)
-    return mentioned, used
+@lru_cache(maxsize=None)
+def _code_names(function: Callable) -> frozenset[str]:
+    """The names (globals, attributes) and strings of ``function``'s code and of the code nested in it
+    (comprehensions, lambdas, inner functions), but its docstring."""
+    found: set[str] = set()
+    pending = [function.__code__]
+    while pending:
+        code = pending.pop()
+        found.update(code.co_names)
+        for constant in code.co_consts:
+            if inspect.iscode(constant):
+                pending.append(constant)
+            elif isinstance(constant, str) and constant is not function.__doc__:  # words about it, never a call
+                found.add(constant)
+    return frozenset(found)
 
 
+@lru_cache(maxsize=None)
 def named(check: Callable) -> frozenset[str]:
-    """Every name, attribute and string in the source of ``check`` and of the ``grader.checks`` functions it uses,
-    followed through the helpers they use in turn."""
+    """Every name, attribute and string in the code of ``check`` and of the ``grader.checks`` functions it uses,
+    followed through the helpers they use in turn (at most :data:`MAX_HELPERS`)."""
     mentioned: set[str] = set()
     pending, seen = [check], {check}
     while pending and len(seen) <= MAX_HELPERS:
         function = pending.pop()
-        names, used = _source_names(function)
+        names = _code_names(function)
         mentioned |= names
-        for name in used:
+        for name in names:
             helper = function.__globals__.get(name)
             if inspect.isfunction(helper) and helper not in seen and \
                     str(helper.__module__).startswith(CHECKS_PACKAGE):
@@ -73,8 +70,7 @@ def calls(module_name: str, functions: tuple[str, ...]) -> dict[str, frozenset[s
     module = importlib.import_module(f"solutions.{module_name}")
     found = {}
     for name in functions:
-        mentioned, _ = _source_names(getattr(module, name))
-        found[name] = frozenset(mentioned & set(functions)) - {name}
+        found[name] = frozenset(_code_names(getattr(module, name)) & set(functions)) - {name}
     return found
 
 
@@ -108,13 +104,20 @@ def order(judged: list[frozenset[str]], graph: dict[str, frozenset[str]]) -> lis
     return done
 
 
+@lru_cache(maxsize=256)
+def _plan(specs: tuple, module_name: str, functions: tuple[str, ...]) -> tuple[list[frozenset[str]], list[int]]:
+    """What :meth:`Proof.of` needs of an exercise's checks, worked out once per grading process."""
+    judged = judges(specs, functions)
+    return judged, order(judged, calls(module_name, functions))
+
+
 class Proof:
     """The own functions proven so far in one exercise's run (those whose judging checks have all passed), and
     :attr:`order`, the order its checks run in."""
 
-    def __init__(self, judged: list[frozenset[str]], graph: dict[str, frozenset[str]]):
-        self.judged = judged
-        self.order = order(judged, graph)
+    def __init__(self, judged: list[frozenset[str]], ran_in: list[int]):
+        self.judged = judged   # per check, the functions it judges
+        self.order = ran_in    # the checks' indices in the order they run
         self.open: dict[str, set[int]] = {}       # per function, the checks judging it not yet passed
         for index, functions in enumerate(judged):
             for function in functions:
@@ -125,7 +128,7 @@ class Proof:
     @classmethod
     def of(cls, specs: Sequence[Any], module_name: str, functions: tuple[str, ...]) -> Proof:
         """The proof of the checks ``specs`` of the exercise whose module ``module_name`` defines ``functions``."""
-        return cls(judges(specs, functions), calls(module_name, functions))
+        return cls(*_plan(tuple(specs), module_name, functions))
 
     def ran(self, index: int, passed: bool) -> list[str]:
         """Check ``index`` ran (``passed``: at full marks); the functions it proves now (it was their last judge)."""

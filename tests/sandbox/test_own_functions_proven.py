@@ -118,7 +118,7 @@ def test_a_check_judges_every_own_function_it_calls():
 
 
 def test_a_failed_judge_keeps_a_function_unproven():
-    proof = proven.Proof([frozenset({"gelu"}), frozenset({"gelu", "linear"}), frozenset({"linear"})], {})
+    proof = proven.Proof([frozenset({"gelu"}), frozenset({"gelu", "linear"}), frozenset({"linear"})], [0, 1, 2])
     assert proof.ran(0, passed=False) == []
     assert proof.ran(1, passed=True) == []
     assert proof.ran(2, passed=True) == ["linear"]
