@@ -27,6 +27,7 @@ from .compare import CheckFailed, values_held
 from .diagnosis import Session
 from .interfaces import Reference
 from .lanes import in_lanes
+from .proven import Proof
 from .reference import reference as reference_solutions
 from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
 from .sandbox import (
@@ -206,10 +207,13 @@ def _exercise_of(module: str, own: str) -> str:
 
 def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
                  visibility: str | None = None, keep_printed: bool = False,
-                 started: Implementation | None = None) -> ExerciseResult:
+                 started: Implementation | None = None, prove: bool = False) -> ExerciseResult:
     """Run every check of ``exercise``; a fresh ``make_impl(exercise)`` after a child dies. ``keep_printed``:
     keep what the student's code printed (``ExerciseResult.printed``); ``started``: its first child, started
-    ahead of it (:func:`grader.lanes.in_lanes`)."""
+    ahead of it (:func:`grader.lanes.in_lanes`). ``prove`` (``attnkit grade``): the checks run in
+    :class:`grader.proven.Proof`'s order, and each own function whose checks have all passed is then run by the
+    child as the student wrote it when the module's other functions call it (not answered by the reference);
+    the results keep the checks' own order."""
     curriculum.get(exercise)  # KeyError with the known ids for a typo
     impl = started
     outcome = ExerciseResult(exercise)
@@ -227,10 +231,20 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
             if impl is not None:
                 retire(impl)
             impl = make_impl(exercise)
+            if proof is not None and proof.proven:  # a new child runs what its predecessor was told it may
+                impl.trust_own(sorted(proof.proven))
         return impl
 
     specs = [spec for spec in discover(exercise) if visibility is None or spec.visibility == visibility]
-    outcome.checks = [execute(spec, alive()) for spec in specs]
+    module_name = curriculum.get(exercise).id
+    proof = Proof.of(specs, module_name, _public_functions(module_name)) if prove else None
+    results: list[CheckResult | None] = [None] * len(specs)
+    for index in proof.order if proof is not None else range(len(specs)):
+        result = results[index] = execute(specs[index], alive())
+        proved = proof.ran(index, result.status == Status.PASSED) if proof is not None else []
+        if proved and impl is not None and not impl.dead:
+            impl.trust_own(proved)
+    outcome.checks = [result for result in results if result is not None]
     if not any(c.status == Status.FAILED and s.rule == "values" for c, s in zip(outcome.checks, specs)):
         for index, spec in enumerate(specs):  # wrong values no value check saw: the check that saw them says so
             if outcome.checks[index].status == Status.HELD:
@@ -312,7 +326,8 @@ def run_submission(session: GradingSession, exercises: tuple[str, ...] | None = 
         return session.implementation(exercise, siblings=siblings)
 
     def run_one(exercise: str, started: Implementation | None = None) -> ExerciseResult:
-        return run_exercise(exercise, make_impl, visibility=visibility, keep_printed=keep_printed, started=started)
+        return run_exercise(exercise, make_impl, visibility=visibility, keep_printed=keep_printed, started=started,
+                            prove=not own_siblings)
 
     results = []
     if lanes > 1 and own_siblings and len(chosen) > 1:

@@ -269,6 +269,15 @@ class Implementation(Namespace):
         """Release the student's side."""
         self._transport.close()
 
+    def trust_own(self, names: list[str]) -> None:
+        """Under ``attnkit grade``: these functions of the exercise's own module passed every check that judges them
+        (``grader.proven``); from now on the student's side runs them as the student wrote them when the module's
+        other functions call them, instead of asking the reference. Nothing for an implementation without
+        stand-ins."""
+        trust = getattr(self._transport, "trust_own", None)
+        if trust is not None:
+            trust(list(names))
+
     def touch_last_arguments(self) -> None:
         """On the student's side, add 1 in place to every float array the last call received (so a
         check can see whether the student's objects kept references to them)."""

@@ -173,6 +173,7 @@ class Responder:
         self.last_mutated: list[str] = []      # labels of the last call's arguments it changed in place
         self.last_arrays: list = []            # the arrays the last call received (for ``touch_last_args``)
         self.own_stand_ins: tuple[str, dict] = ("", {})  # attnkit grade: (own module, {name: stand-in})
+        self.own_trusted: set[str] = set()  # of those, the ones the trusted side says run as written (trust_own)
         # compare the arguments' bytes before and after each call; off in a child, where the trusted side compares
         # them itself in the memory it shares with the child (grader/sandbox/host/shared.py) and only a change of an
         # argument's shape or dtype (``x.shape = ...``, which leaves its bytes alone) is looked for here
@@ -268,12 +269,14 @@ class Responder:
     def call_alone(self, target: dict, subject, args: tuple, kwargs: dict):
         """``subject(*args, **kwargs)``; under ``attnkit grade`` a function of the exercise's own module runs with
         the module's other functions answered by the reference (:attr:`own_stand_ins`), so it is graded on its own
-        code: the module's globals point to the stand-ins for the call's duration."""
+        code: the module's globals point to the stand-ins for the call's duration (but for the functions whose
+        checks have passed, :attr:`own_trusted`)."""
         module, stand_ins = self.own_stand_ins
         if not stand_ins or "handle" in target or target.get("module") != module or target.get("name") not in stand_ins:
             return subject(*args, **kwargs)
         namespace = self.load(module).__dict__
-        saved = {name: namespace[name] for name in stand_ins if name != target["name"] and name in namespace}
+        saved = {name: namespace[name] for name in stand_ins
+                 if name != target["name"] and name not in self.own_trusted and name in namespace}
         for name, student in saved.items():
             stand_ins[name].student = student
             namespace[name] = stand_ins[name]
@@ -283,6 +286,12 @@ class Responder:
             for name, student in saved.items():
                 if namespace.get(name) is stand_ins[name]:
                     namespace[name] = student
+
+    def trust_own(self, names) -> None:
+        """The own functions ``names`` (the trusted side's list) run as written from now on (``grader.proven``)."""
+        if isinstance(names, list):
+            stand_ins = self.own_stand_ins[1]
+            self.own_trusted.update(name for name in names[:len(stand_ins)] if type(name) is str and name in stand_ins)
 
     def touch_last_arrays(self) -> int:
         """Add 1, in place, to every float array the last call received; how many were changed."""
