@@ -1,5 +1,5 @@
-"""The failing line of a student's exception, reported as data (grader.sandbox.inside.runtime.line_facts), checked on
-the trusted side (grader.sandbox.host.transport.line_names) and explained by its numpy error family
+"""The failing line of a student's exception, reported as data (grader.sandbox.inside.failing_line.line_facts),
+checked on the trusted side (grader.sandbox.host.transport.line_names) and explained by its numpy error family
 (grader.diagnose_error): in the sandboxed child and in-process alike."""
 import numpy as np
 import pytest

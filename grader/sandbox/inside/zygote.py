@@ -51,6 +51,7 @@ def load_by_path(name, filename):
 
 # loaded once, before any child, in this order: each module finds the ones before it by their names here
 load_by_path("attnkit_sandbox_wire", os.path.join(os.path.dirname(HERE), "wire.py"))  # shared by both sides
+load_by_path("attnkit_sandbox_failing_line", "failing_line.py")
 load_by_path("attnkit_sandbox_runtime", "runtime.py")
 load_by_path("attnkit_sandbox_standin", "standin.py")
 load_by_path("attnkit_sandbox_policy", "policy.py")
