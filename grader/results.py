@@ -87,6 +87,7 @@ class WrongValue:
     difference: str = ""
 
 
+DIAGNOSED = "\n  looks like "  # what a failure's message says before the classic mistake it looks like
 SAMPLE = 32
 
 

@@ -29,7 +29,7 @@ from .interfaces import Reference
 from .lanes import in_lanes
 from .proven import Proof
 from .reference import reference as reference_solutions
-from .results import SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
+from .results import DIAGNOSED, SAMPLE, CheckResult, ExerciseResult, Status, WrongValue
 from .sandbox import (
     LENT_CLASSES,
     GradingSession,
@@ -92,7 +92,8 @@ def seed_for(exercise: str, name: str) -> int:
     return zlib.crc32(f"{exercise}.{name}".encode())
 
 
-def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold: bool = True) -> CheckResult:
+def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold: bool = True,
+            diagnose: bool = True) -> CheckResult:
     """Run one check: the single executor of every front end (check, grade, pytest, nbgrader, release).
 
     ``impl`` is the implementation under test (a sandboxed child, a notebook's globals, or the
@@ -134,15 +135,15 @@ def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold
         result.status, result.message = Status.FAILED, failure.message
         result.blocked_by = _exercise_of(failure.sibling if isinstance(failure, StudentRaised) else "",
                                          spec.exercise)
-        diagnosis = None if compared is None else compared.diagnosis
-        if diagnosis is None and not held:  # with wrong values held, the message speaks of the property alone
+        diagnosis = None if compared is None else compared.diagnosis  # named by the check itself: free
+        if diagnosis is None and not held and diagnose:  # with wrong values held, the message is the property's
             diagnosis = session.diagnose_rank(failure, impl, session.diagnose(failure))
-        if compared is not None and compared.dtype_only and not held:
+        if compared is not None and compared.dtype_only and not held and diagnose:
             diagnosis = _promoting_dependency(spec.exercise, impl, reference) or diagnosis
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
-            result.message += f"\n  looks like {diagnosis.looks_like}"
-        elif not held:
+            result.message += f"{DIAGNOSED}{diagnosis.looks_like}"
+        elif not held and diagnose:
             result.wrong = wrong_value(failure)
     except StudentError as failure:
         result.status, result.message = Status.FAILED, failure.message
@@ -207,13 +208,15 @@ def _exercise_of(module: str, own: str) -> str:
 
 def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
                  visibility: str | None = None, keep_printed: bool = False,
-                 started: Implementation | None = None, prove: bool = False) -> ExerciseResult:
+                 started: Implementation | None = None, prove: bool = False,
+                 diagnose_all: bool = True) -> ExerciseResult:
     """Run every check of ``exercise``; a fresh ``make_impl(exercise)`` after a child dies. ``keep_printed``:
     keep what the student's code printed (``ExerciseResult.printed``); ``started``: its first child, started
     ahead of it (:func:`grader.lanes.in_lanes`). ``prove`` (``attnkit grade``): the checks run in
     :class:`grader.proven.Proof`'s order, and each own function whose checks have all passed is then run by the
     child as the student wrote it when the module's other functions call it (not answered by the reference);
-    the results keep the checks' own order."""
+    the results keep the checks' own order. ``diagnose_all=False`` (``attnkit check`` without ``--all``): only the
+    failures that may be the one shown are diagnosed (:func:`shown_first`); the others keep their plain message."""
     curriculum.get(exercise)  # KeyError with the known ids for a typo
     impl = started
     outcome = ExerciseResult(exercise)
@@ -239,8 +242,12 @@ def run_exercise(exercise: str, make_impl: Callable[[str], Implementation], *,
     module_name = curriculum.get(exercise).id
     proof = Proof.of(specs, module_name, _public_functions(module_name)) if prove else None
     results: list[CheckResult | None] = [None] * len(specs)
+    first_task: int | None = None  # the lowest task of a check that did not pass (held checks aside) so far
     for index in proof.order if proof is not None else range(len(specs)):
-        result = results[index] = execute(specs[index], alive())
+        diagnose = diagnose_all or shown_first(specs[index].task, first_task)
+        result = results[index] = execute(specs[index], alive(), diagnose=diagnose)
+        if result.status not in (Status.PASSED, Status.HELD):
+            first_task = result.task if first_task is None else min(first_task, result.task)
         proved = proof.ran(index, result.status == Status.PASSED) if proof is not None else []
         if proved and impl is not None and not impl.dead:
             impl.trust_own(proved)
@@ -277,6 +284,13 @@ def reference_siblings(exercise: str, trusted: frozenset = frozenset()):
     return Siblings(functions, _answer_with_reference, _public_functions(curriculum.get(exercise).id))
 
 
+def shown_first(task: int, first_task: int | None) -> bool:
+    """Whether a check of ``task`` that fails now may be the failure ``attnkit check`` shows for its exercise
+    (:attr:`grader.results.ExerciseResult.first_failure`: the lowest task, the first to run among equals), given the
+    lowest task that already failed (``first_task``, None when none did). Checks run in file order there."""
+    return first_task is None or task < first_task
+
+
 def _public_functions(module_name: str, lent: bool = False) -> tuple[str, ...]:
     """The public functions of a reference module; with ``lent``, also the classes the sandbox lends in their
     place (``runtime.LENT_CLASSES``)."""
@@ -305,7 +319,7 @@ def sibling_notes(results: list[ExerciseResult]) -> None:
 
 def run_submission(session: GradingSession, exercises: tuple[str, ...] | None = None, *,
                    visibility: str | None = None, own_siblings: bool = True, lanes: int = 1,
-                   keep_printed: bool = False) -> list[ExerciseResult]:
+                   keep_printed: bool = False, diagnose_all: bool = True) -> list[ExerciseResult]:
     """Grade the submission of ``session`` (its private copy of the student's modules), a child per exercise.
 
     ``own_siblings=False`` (``attnkit grade``): each exercise is graded on its own code, its calls of other
@@ -317,7 +331,7 @@ def run_submission(session: GradingSession, exercises: tuple[str, ...] | None = 
     ``lanes`` > 1 (``own_siblings`` only, where no exercise's grading depends on another's result): that many
     exercises are checked at once, each by a thread of this process talking to its own child; the checks and
     the reference stay in this process, the results keep the curriculum's order. No message holds the session's
-    private paths."""
+    private paths. ``diagnose_all=False``: only each exercise's first failure is diagnosed (:func:`run_exercise`)."""
     passed: set[str] = set()  # modules whose exercise got full marks so far
     chosen = tuple(exercises or curriculum.ids())
 
@@ -327,7 +341,7 @@ def run_submission(session: GradingSession, exercises: tuple[str, ...] | None = 
 
     def run_one(exercise: str, started: Implementation | None = None) -> ExerciseResult:
         return run_exercise(exercise, make_impl, visibility=visibility, keep_printed=keep_printed, started=started,
-                            prove=not own_siblings)
+                            prove=not own_siblings, diagnose_all=diagnose_all)
 
     results = []
     if lanes > 1 and own_siblings and len(chosen) > 1:

@@ -83,7 +83,7 @@ def check_and_report(modules: Path, sandbox, exercises: tuple[str, ...], out, st
     results = []
     if chosen:
         with sandbox.session(modules) as session:
-            results = run_submission(session, chosen, lanes=lanes(), keep_printed=True)
+            results = run_submission(session, chosen, lanes=lanes(), keep_printed=True, diagnose_all=every)
     out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started, every=every,
                      waiting=waiting))
     mistakes = sorted({c.mistake for r in results for c in r.checks if c.mistake})

@@ -6,7 +6,7 @@ implemented yet) gets one line naming that exercise instead of a block of identi
 from __future__ import annotations
 
 from grader import curriculum, printed
-from grader.results import HELD, NOT_IMPLEMENTED, CheckResult, ExerciseResult
+from grader.results import DIAGNOSED, HELD, NOT_IMPLEMENTED, CheckResult, ExerciseResult
 
 GREEN, RED, YELLOW, DIM, RESET = "\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[0m"
 BLOCKED = "{exercise}: blocked by exercise {sibling}, fix it first: {reason}"
@@ -71,7 +71,7 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
                          f"fix {'that' if len(blockers) == 1 else 'those'} first")
         task = _task(exercise, failure)
         lines.append(paint(DIM, f"  more help: attnkit hint {result.exercise} --task {task.number}"))
-        hidden = sum(c is not failure and c.status != HELD and c.message != failure.message
+        hidden = sum(c is not failure and c.status != HELD and _said(c) != _said(failure)
                      for c in result.failures)  # a held check adds nothing to say
         if hidden and not every:
             lines.append(paint(DIM, f"  {hidden} more failing check{'s' if hidden != 1 else ''}: "
@@ -80,6 +80,11 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
     if blocked:
         lines.extend([""] + blocked)
     return "\n".join(lines) + "\n"
+
+
+def _said(check: CheckResult) -> str:
+    """What a failure says without its diagnosis (only the failure shown is diagnosed: ``runner.shown_first``)."""
+    return check.message.split(DIAGNOSED, 1)[0]
 
 
 def _task(exercise, check: CheckResult):

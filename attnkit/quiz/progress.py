@@ -272,17 +272,20 @@ def questions_about(ids, bank=None) -> dict[str, str]:
     """Question id -> the first of ``ids`` it is about: a mistake it names in ``mistakes`` or a word of its
     ``tags`` (an exercise id works as a concept when questions carry it as a tag). Without ``bank``, the shipped
     banks, through their index where a build wrote one (``about.py``)."""
-    from .about import indexed
+    from . import about
 
     wanted = [item for item in ids if isinstance(item, str)]
-    listed = indexed() if bank is None else None
+    listed = about.indexed() if bank is None else None
     if listed is None:
         from .bank import load_bank
 
+        digests = about.shipped_digests() if bank is None else None
         listed = [(question.id, {*question.mistakes, *question.tags}) for question in (bank or load_bank()).questions]
+        if digests is not None:  # the shipped banks, loaded: the next check need not load them again
+            about.remember(digests, listed)
     found = {}
-    for qid, about in listed:
-        hit = next((item for item in wanted if item in about), None)
+    for qid, subjects in listed:
+        hit = next((item for item in wanted if item in subjects), None)
         if hit is not None:
             found[qid] = hit
     return found

@@ -48,3 +48,34 @@ def test_broken_banks_get_no_index(tmp_path, monkeypatch):
     folder = banks_in(tmp_path, monkeypatch)
     (folder / "softmax.yaml").write_text("topic: softmax\nquestions: [ {id: x\n", encoding="utf-8")
     assert not about.write_index(folder) and not (folder / about.INDEX_NAME).exists()
+
+
+def test_without_a_shipped_index_the_last_load_is_remembered(tmp_path, monkeypatch):
+    """The checkout ships no index: the first question about a mistake loads the banks and keeps their index in the
+    per-user folder; the next one answers from it without loading a bank; an edited bank is loaded again."""
+    folder = banks_in(tmp_path, monkeypatch)
+    monkeypatch.setenv("ATTNKIT_HOME", str(tmp_path / "home"))
+    expected = progress.questions_about(ASKED, load_bank())
+    assert about.indexed() is None
+    assert progress.questions_about(ASKED) == expected   # loads the banks, and remembers
+    assert list((tmp_path / "home" / about.CACHE_FOLDER).glob("about-*.json"))
+
+    def not_loaded(*args, **kwargs):
+        raise AssertionError("the banks were loaded although their index was remembered")
+
+    monkeypatch.setattr("attnkit.quiz.bank.load_bank", not_loaded)
+    assert progress.questions_about(ASKED) == expected
+    assert list(progress.questions_about(ASKED)) == list(expected)
+    bank = folder / "softmax.yaml"
+    bank.write_text(bank.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert about.indexed() is None   # another bank than remembered
+
+
+def test_an_unwritable_home_only_costs_a_load(tmp_path, monkeypatch):
+    banks_in(tmp_path, monkeypatch)
+    blocker = tmp_path / "home"
+    blocker.write_text("a file where the folder would be", encoding="utf-8")
+    monkeypatch.setenv("ATTNKIT_HOME", str(blocker))
+    expected = progress.questions_about(ASKED, load_bank())
+    assert progress.questions_about(ASKED) == expected
+    assert about.indexed() is None
