@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start 2: set up and run every test. Installs the test extras, and torch 2.13.0 (CPU) and transformers
 # 5.24.0 for the cross-checks when it can (set ATTNKIT_SKIP_TORCH=1 to skip both; those tests then skip), and
-# Debian's chromium and chromium-driver for the browser tests (ATTNKIT_SKIP_BROWSER=1 skips; those tests then skip).
+# Debian's chromium and chromium-driver for the browser tests, in the background while pip works (ATTNKIT_SKIP_BROWSER=1
+# skips; those tests then skip).
 # The tests run on two cores (pytest-xdist); pass -n 0 to run them in one process (e.g. with --pdb).
 # pip installs without compiling. Only numpy is byte-compiled beforehand, on every core at once: the sandbox's zygote
 # imports it with -B (writing no bytecode), so it must be compiled already. Every other package is compiled by the
@@ -9,6 +10,20 @@
 # the set-up's 40).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# chromium comes from apt, which does not touch the venv: it is installed in the background while pip works
+browser_log=$(mktemp)
+browser_pid=""
+if [ -z "${ATTNKIT_SKIP_BROWSER:-}" ] && ! { command -v chromium && command -v chromedriver; } >/dev/null 2>&1; then
+  as_root=""
+  [ "$(id -u)" = 0 ] || as_root="sudo -n"
+  if command -v apt-get >/dev/null 2>&1 && $as_root true >/dev/null 2>&1; then
+    echo "installing chromium and chromium-driver for the browser tests, in the background..."
+    { $as_root apt-get update && $as_root apt-get install -y chromium chromium-driver; } >"$browser_log" 2>&1 &
+    browser_pid=$!
+  else
+    echo "note: no chromium and no way to install it (apt-get as root); the browser tests will be skipped"
+  fi
+fi
 missing() { ! .venv/bin/python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('$1') is None)"; }
 bash scripts/setup.sh test --no-compile
 install() { .venv/bin/python -m pip install --no-compile "$@" >>.venv/install.log 2>&1; }
@@ -34,16 +49,10 @@ if [ ! -f "$compiled" ] || [ "$numpy_dir" -nt "$compiled" ]; then
   touch "$compiled"
 fi
 export HF_HUB_OFFLINE=1   # the cross-checks build random models; nothing is ever downloaded
-if [ -z "${ATTNKIT_SKIP_BROWSER:-}" ] && ! { command -v chromium && command -v chromedriver; } >/dev/null 2>&1; then
-  as_root=""
-  [ "$(id -u)" = 0 ] || as_root="sudo -n"
-  if command -v apt-get >/dev/null 2>&1 && $as_root true >/dev/null 2>&1; then
-    echo "installing chromium and chromium-driver for the browser tests (log: .venv/install.log)..."
-    { $as_root apt-get update && $as_root apt-get install -y chromium chromium-driver; } >>.venv/install.log 2>&1 \
-      || echo "note: chromium could not be installed; the browser tests will be skipped"
-  else
-    echo "note: no chromium and no way to install it (apt-get as root); the browser tests will be skipped"
-  fi
+if [ -n "$browser_pid" ]; then
+  wait "$browser_pid" || echo "note: chromium could not be installed; the browser tests will be skipped"
+  cat "$browser_log" >>.venv/install.log
 fi
+rm -f "$browser_log"
 echo "set up in ${SECONDS} s; running the tests on two cores..."
 exec .venv/bin/python -m pytest -n 2 "$@"
