@@ -16,6 +16,8 @@ from pathlib import Path
 
 from .measure import ROOT, attnkit, median, run_command
 
+FAILING = "softmax_wrong_axis"  # a classic mistake in the first exercise: the students' common case, at its widest
+
 
 def _release(folder: Path) -> Path:
     """A student release in ``folder``, its exercises replaced by the reference solutions."""
@@ -30,6 +32,19 @@ def _release(folder: Path) -> Path:
     return out
 
 
+def _with_mistake(release: Path, folder: Path, mistake_id: str) -> Path:
+    """A copy of ``release`` whose exercise module holding ``mistake_id`` carries that classic mistake (its mutant)."""
+    from grader import curriculum
+    from grader.mistakes import module_of, reaching
+    from grader.mistakes.model import apply
+
+    mistake = next(m for e in curriculum.ids() for m in reaching(e) if m.id == mistake_id)
+    shutil.copytree(release, folder)
+    module = folder / "exercises" / f"{module_of(mistake_id)}.py"
+    module.write_text(apply(module.read_text(encoding="utf-8"), mistake.mutant_patch, mistake_id), encoding="utf-8")
+    return folder
+
+
 def _no_bytecode(release: Path) -> None:
     for cache in release.rglob("__pycache__"):
         shutil.rmtree(cache)
@@ -41,6 +56,8 @@ def run(repeats: int = 5) -> list[dict]:
         compiled = Path(tmp) / "compiled"
         shutil.copytree(release, compiled)
         compileall.compile_dir(compiled, quiet=1)
+        broken = _with_mistake(compiled, Path(tmp) / "broken", FAILING)
+        home = {"ATTNKIT_HOME": str(Path(tmp) / "home")}  # the quiz questions a mistake queues go there
         cases = [  # (label, argv, cwd, env, before each run)
             ("checkout: correct exercises (the reference)", attnkit("check", "--impl", str(ROOT / "solutions")),
              ROOT, {}, None),
@@ -51,6 +68,8 @@ def run(repeats: int = 5) -> list[dict]:
              {"PYTHONPATH": str(compiled), "PYTHONDONTWRITEBYTECODE": "1"}, None),
             ("release, installed: one exercise (softmax)", attnkit("check", "softmax"), compiled,
              {"PYTHONPATH": str(compiled), "PYTHONDONTWRITEBYTECODE": "1"}, None),
+            (f"release, installed: all exercises, {FAILING} (every exercise using softmax fails)",
+             attnkit("check"), broken, {"PYTHONPATH": str(broken), "PYTHONDONTWRITEBYTECODE": "1", **home}, None),
             ("release, first run (no bytecode): all exercises", attnkit("check"), release,
              {"PYTHONPATH": str(release), "PYTHONDONTWRITEBYTECODE": "1"}, lambda: _no_bytecode(release)),
         ]

@@ -10,16 +10,18 @@
 # the set-up's 40).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# chromium comes from apt, which does not touch the venv: it is installed in the background while pip works
-browser_log=$(mktemp)
-browser_pid=""
+# chromium comes from apt, which does not touch the venv: it is installed in the background while pip works and the
+# tests run; the browser tests are taken last and wait for the file ATTNKIT_BROWSER_INSTALLED names (its exit status)
 if [ -z "${ATTNKIT_SKIP_BROWSER:-}" ] && ! { command -v chromium && command -v chromedriver; } >/dev/null 2>&1; then
   as_root=""
   [ "$(id -u)" = 0 ] || as_root="sudo -n"
   if command -v apt-get >/dev/null 2>&1 && $as_root true >/dev/null 2>&1; then
-    echo "installing chromium and chromium-driver for the browser tests, in the background..."
-    { $as_root apt-get update && $as_root apt-get install -y chromium chromium-driver; } >"$browser_log" 2>&1 &
-    browser_pid=$!
+    mkdir -p .venv
+    export ATTNKIT_BROWSER_INSTALLED="$PWD/.venv/chromium-installed"
+    rm -f "$ATTNKIT_BROWSER_INSTALLED"
+    echo "installing chromium and chromium-driver for the browser tests, in the background (log: .venv/chromium.log)..."
+    { status=0; { $as_root apt-get update && $as_root apt-get install -y chromium chromium-driver; } \
+        >.venv/chromium.log 2>&1 || status=$?; echo "$status" >"$ATTNKIT_BROWSER_INSTALLED"; } &
   else
     echo "note: no chromium and no way to install it (apt-get as root); the browser tests will be skipped"
   fi
@@ -49,10 +51,5 @@ if [ ! -f "$compiled" ] || [ "$numpy_dir" -nt "$compiled" ]; then
   touch "$compiled"
 fi
 export HF_HUB_OFFLINE=1   # the cross-checks build random models; nothing is ever downloaded
-if [ -n "$browser_pid" ]; then
-  wait "$browser_pid" || echo "note: chromium could not be installed; the browser tests will be skipped"
-  cat "$browser_log" >>.venv/install.log
-fi
-rm -f "$browser_log"
 echo "set up in ${SECONDS} s; running the tests on two cores..."
 exec .venv/bin/python -m pytest -n 2 "$@"

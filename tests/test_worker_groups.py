@@ -82,6 +82,37 @@ def test_slow_groups_and_slow_tests_first_each_group_together(items):
                      "test_plain", "test_alone"]
 
 
+INSTALLING = """
+import pytest
+
+@pytest.fixture(scope="module")
+def browser():
+    return 5
+
+pytestmark = pytest.mark.installing("FAKE_INSTALL")
+
+def test_page(browser): pass
+@pytest.mark.slow
+def test_slow_page(browser): pass
+"""
+
+
+def test_what_waits_for_a_background_install_goes_last_while_it_runs(pytester, monkeypatch):
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_first=FIRST, test_third=INSTALLING)
+    pytester.makeini("[pytest]\nmarkers =\n    slow: slow\n    installing(flag): waits\n")
+    monkeypatch.setattr(worker_groups, "TREE", ("conftest", "test_first", "test_third"))
+    monkeypatch.delenv("FAKE_INSTALL", raising=False)
+    collected, _ = pytester.inline_genitems()
+    worker_groups.assign(collected, pytest.mark.xdist_group)
+    assert [item.name for item in collected][:2] == ["test_page", "test_slow_page"]  # no install: a slow group
+    monkeypatch.setenv("FAKE_INSTALL", "/somewhere/installed")
+    collected, _ = pytester.inline_genitems()
+    worker_groups.assign(collected, pytest.mark.xdist_group)
+    assert [item.name for item in collected][-2:] == ["test_page", "test_slow_page"]
+    assert group_of(collected[-1]) == group_of(collected[-2]) is not None
+
+
 def test_fixtures_outside_the_tree_make_no_group(items, monkeypatch):
     monkeypatch.setattr(worker_groups, "TREE", "tests.")
     worker_groups.assign(items, pytest.mark.xdist_group)

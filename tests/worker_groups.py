@@ -7,7 +7,9 @@ land in the same group: the fixture is built once in the whole run, not once per
 
 The workers take the groups holding a ``slow`` test and the slow tests first, then the other groups, then the
 other tests, each in collection order (with ``--no-loadscope-reorder``): the long runs start at once, and the
-~2,000 short tests after them keep both workers busy until the end, so the two finish together.
+~2,000 short tests after them keep both workers busy until the end, so the two finish together. Tests that wait for
+what scripts/test.sh installs in the background (``installing`` marker: chromium on a new machine) go last while
+that install runs.
 """
 from __future__ import annotations
 
@@ -66,15 +68,26 @@ def assign(items, mark) -> None:
     groups, other tests (a stable sort, so each group's and module's tests keep their order and stay together)."""
     group_of = groups(items)
     slow = {group_of[i] for i, item in enumerate(items) if i in group_of and item.get_closest_marker("slow")}
+    late = {group_of[i] for i, item in enumerate(items) if i in group_of and installing(item)}
     rank = {}
     for index, item in enumerate(items):
         name = group_of.get(index)
-        if name is None:
+        if name is not None:
+            item.add_marker(mark(name))
+        if installing(item) or (name is not None and name in late):  # waits for a background install: last
+            rank[id(item)] = 3
+        elif name is None:
             rank[id(item)] = 0 if item.get_closest_marker("slow") else 2
-            continue
-        item.add_marker(mark(name))
-        rank[id(item)] = 0 if name in slow else 1
+        else:
+            rank[id(item)] = 0 if name in slow else 1
     items.sort(key=lambda item: rank[id(item)])
+
+
+def installing(item) -> bool:
+    """Whether ``item`` waits for something scripts/test.sh installs in the background (``@pytest.mark.installing(
+    "VARIABLE")``: that install runs while the environment variable is set)."""
+    marker = item.get_closest_marker("installing")
+    return marker is not None and bool(os.environ.get(marker.args[0], ""))
 
 
 def tag(items) -> None:

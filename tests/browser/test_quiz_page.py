@@ -17,8 +17,9 @@ from attnkit.quiz.grading import Asked, BadAnswer, mark
 from attnkit.quiz.model import format_number
 
 from ..quiz.test_quiz_export import MINI
+from .conftest import INSTALLING
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.installing(INSTALLING)]
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from . import classroom
+from .conftest import INSTALLING
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.installing(INSTALLING)]
 HALF_CENT = 0.005 + 1e-9  # the page shows two decimals
 
 

@@ -9,9 +9,9 @@ from attnkit.report.data import build
 from tests.report.classkit import EXERCISES, make_class, summarise
 
 from ..quiz.test_quiz_export import MINI
-from .conftest import start
+from .conftest import INSTALLING, start
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.installing(INSTALLING)]
 
 
 @pytest.fixture(scope="module")
