@@ -31,10 +31,10 @@ def callbacks(monkeypatch):
             answered[running[0]].append(frame["callback"]["name"])
         return answer(siblings, frame, values, called, own_module)
 
-    def recording_execute(spec, impl, reference=None, hold=True):
+    def recording_execute(spec, impl, reference=None, hold=True, diagnose=True):
         running[0] = spec.name
         order.append(spec.name)
-        return execute(spec, impl, reference, hold)
+        return execute(spec, impl, reference, hold, diagnose)
 
     monkeypatch.setattr(transport, "answer_callback", recording_answer)
     monkeypatch.setattr(runner, "execute", recording_execute)
