@@ -127,7 +127,7 @@ class Session:
         return result
 
     def _trace(self, value: Any, call: Recorded, path: tuple) -> None:
-        if isinstance(value, (np.ndarray, np.generic)):   # a numpy scalar: a loss
+        if isinstance(value, (np.ndarray, np.generic, float)):   # a number: a loss
             self.origins[id(value)] = (call, path)
         elif isinstance(value, (tuple, list)):
             self.origins[id(value)] = (call, path)
@@ -154,6 +154,8 @@ class Session:
         if not isinstance(failure, CheckFailed):
             return self._diagnose_error(failure)
         got = failure.got
+        if isinstance(got, (int, float, np.generic)) and not isinstance(got, bool):
+            got = np.asarray(got)  # a number (a loss): judged as the 0-d array it is, as any array result
         found = self.origin_of(failure.origin)
         if isinstance(got, np.ndarray) and found is None and failure.shape is not None:
             return diagnose_shape.explain(got.shape, failure.shape, {})  # a value the check built: shapes alone

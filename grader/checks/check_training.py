@@ -50,7 +50,8 @@ def backward_call(tokens, params, n_head=HEAD):
 def expect_backward(got, expected, *, call, dtype=None):
     """(loss, grads) of gpt_backward: the loss first, then every gradient by its path."""
     got = expect_tuple(got, call=call, names=("loss", "grads"))
-    expect_scalar(got[0], float(expected[0]), call=call, rtol=1e-4 if dtype == np.float32 else 1e-7)
+    expect_scalar(got[0], float(expected[0]), call=call, rtol=1e-4 if dtype == np.float32 else 1e-7,
+                  origin=expected[0])
     expect_tree(got[1], expected[1], call=call, dtype="same" if dtype else None)
 
 

@@ -53,13 +53,14 @@ def expect_tree(got: Any, expected: Any, *, call: str, name: str = "grads", dtyp
 
 
 def expect_scalar(got: Any, expected: float, *, call: str, what: str = "loss", rtol: float = 1e-7,
-                  atol: float = 1e-9) -> float:
-    """A scalar result (``float(got)`` works: a Python float or a 0-d array) close to ``expected``."""
+                  atol: float = 1e-9, origin: Any = None) -> float:
+    """A scalar result (``float(got)`` works: a Python float or a 0-d array) close to ``expected``. ``origin``: the
+    ``ref`` result ``expected`` was read from (a wrong number is then diagnosed as a wrong array is)."""
     if isinstance(got, np.ndarray) and got.shape == () or isinstance(got, (float, int, np.floating, np.integer)) \
             and not isinstance(got, bool):
         value = float(got)
         if not np.isclose(value, expected, rtol=rtol, atol=atol):
             raise CheckFailed(f"{call} {what} returned {value:.10g}; expected {expected:.10g} (rtol={rtol:g}, "
-                              f"atol={atol:g})")
+                              f"atol={atol:g})", got=np.asarray(got), expected=expected, origin=origin)
         return value
     raise CheckFailed(f"{call} {what} returned {describe(got)}; expected a scalar (a float or a 0-d array)")

@@ -42,3 +42,16 @@ def test_only_the_failure_shown_is_diagnosed(tmp_path, mistake_id, exercise):
     others = [check for check in shown.checks if check is not shown.first_failure]
     assert not [check.name for check in others if check.mistake or DIAGNOSED in check.message]
     assert [(c.name, c.status, c.points) for c in shown.checks] == [(c.name, c.status, c.points) for c in every.checks]
+
+
+@pytest.mark.parametrize("mistake_id", ["gelu_exact_erf", "softmax_wrong_axis", "layer_norm_unbiased_variance"])
+def test_a_wrong_number_is_diagnosed_as_a_wrong_array_is(tmp_path, mistake_id):
+    """training's first failure is gpt_backward's loss, a number: a shared piece's mistake is named there (it was
+    not: numbers were never traced to their reference call)."""
+    mistake = next(m for m in reaching("training") if m.id == mistake_id)
+    impl = copy_solutions(tmp_path)
+    path = impl / f"{module_of(mistake.id)}.py"
+    path.write_text(apply(path.read_text(), mistake.mutant_patch, mistake.id))
+    shown = run_exercise("training", lambda e: in_process(impl, e), diagnose_all=False).first_failure
+    assert " loss returned " in shown.message.splitlines()[0]
+    assert shown.mistake == mistake_id, shown.message
