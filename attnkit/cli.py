@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     if chosen in VERBS and chosen not in here:
         print(NOT_INSTALLED.format(verb=chosen, verbs=", ".join(here)), file=sys.stderr)
         return 2
-    from grader.curriculum import CurriculumError
+    from grader.curriculum import CourseFilesError
 
     from .arguments import UsageError
 
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(importlib.import_module(f"attnkit.{args.verb}").run(args) or 0)
     except SystemExit as done:  # argparse: --help, --version (0) or a usage error it printed (2)
         return done.code if isinstance(done.code, int) else 2
-    except (UsageError, CurriculumError) as error:
+    except (UsageError, CourseFilesError) as error:
         print(f"attnkit {chosen}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

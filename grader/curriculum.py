@@ -21,7 +21,12 @@ CHECKS = Path(__file__).with_name("checks")
 FORMAT_VERSION = 1
 
 
-class CurriculumError(ValueError):
+class CourseFilesError(ValueError):
+    """A file of the course that cannot be used (the message names the file and what to do): ``attnkit`` prints it as
+    ``attnkit VERB: message``, no traceback, exit status 2."""
+
+
+class CurriculumError(CourseFilesError):
     """A curriculum file that breaks ``curriculum.schema.json`` (the message names the file and the entry)."""
 
 

@@ -33,6 +33,8 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from grader.curriculum import CourseFilesError
+
 FORMAT = 4   # 4: calls keyed by their digest (``replay.recorded_key``); the near calls' arguments in files of their own
 MISTAKES = "mistakes"   # the space of a mistake's recorded output (``replay.mistake_key``)
 REFERENCE, NEAR = "reference", "near"   # a module's reference calls' results, its near calls' arguments
@@ -50,13 +52,25 @@ def module_file(module: str, part: str = REFERENCE) -> str:
     return f"{part}-{module}.json"
 
 
+class RecordingUnreadable(CourseFilesError):
+    """The recorded reference answers cannot be read (a damaged release, or one from another version of attnkit)."""
+
+
+REDOWNLOAD = "the release's files are damaged or from another version of attnkit: download the release again"
+
+
+def _wrong_format(meta: dict, where: Any) -> str:
+    found = meta.get("format")
+    return f"{where}: recorded reference format {found!r}; this grader reads format {FORMAT} ({REDOWNLOAD})"
+
+
 class Store:
     """The calls and arrays of one recording, read as they are needed."""
 
     def __init__(self, meta: dict, read_module: Callable[[str, str], dict],
                  read_array: Callable[[str], np.ndarray]):
         if meta.get("format") != FORMAT:
-            raise ValueError(f"recorded reference format {meta.get('format')!r}; this grader reads format {FORMAT}")
+            raise RecordingUnreadable(_wrong_format(meta, "the recording"))
         self.meta = meta
         self._read_module, self._read_array = read_module, read_array
         self._modules: dict[tuple[str, str], dict] = {}
@@ -66,7 +80,17 @@ class Store:
     def load(cls, folder: Path) -> "Store":
         """The recording in ``folder``."""
         folder = Path(folder)
-        meta = json.loads((folder / INDEX_NAME).read_text(encoding="utf-8"))
+        try:
+            meta = json.loads((folder / INDEX_NAME).read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                raise ValueError("not a JSON object")
+            if meta.get("format") != FORMAT:
+                raise RecordingUnreadable(_wrong_format(meta, folder / INDEX_NAME))
+        except RecordingUnreadable:
+            raise
+        except (OSError, ValueError) as error:
+            raise RecordingUnreadable(f"{folder / INDEX_NAME}: {getattr(error, 'strerror', None) or error} "
+                                      f"({REDOWNLOAD})") from None
         known = {part: set(meta.get(f"{part}_modules", ())) for part in PARTS}
         table: dict[str, list] = {}
         blob: list[bytes] = []

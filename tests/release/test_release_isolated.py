@@ -12,6 +12,7 @@ import zipfile
 import pytest
 
 from attnkit.cli import NOT_INSTALLED, VERBS
+from attnkit.release.recording import FORMAT, INDEX_NAME, REDOWNLOAD
 from grader import curriculum
 from grader.mistakes import registry
 from grader.mistakes.model import apply
@@ -167,3 +168,22 @@ def test_the_release_installs_without_the_solutions(release, tmp_path):
     replayed = zipfile.ZipFile(wheel).read("grader/mistakes/attention.py").decode()
     assert "NO_SCALE = Mistake(" in replayed and "patch" not in replayed and "math.sqrt" not in replayed
     assert any(n.endswith("entry_points.txt") for n in names)
+
+
+@pytest.mark.parametrize("damage", ["another format", "not JSON", "missing"])
+def test_a_damaged_recording_is_one_line_naming_the_file(release, tmp_path, damage):
+    """The recorded reference answers of a release that is damaged, or mixed with another version's files: attnkit
+    check says which file and what to do, in one line, exit status 2 (it was a traceback)."""
+    copy = shutil.copytree(release, tmp_path / "release")
+    index = copy / "grader" / "recorded" / INDEX_NAME
+    if damage == "another format":
+        index.write_text(json.dumps({**json.loads(index.read_text(encoding="utf-8")), "format": FORMAT - 1}))
+    elif damage == "not JSON":
+        index.write_text("{", encoding="utf-8")
+    else:
+        index.unlink()
+    done = isolated(copy, CLI, "check", "softmax")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"attnkit check: {index}: ") and line.endswith(f"({REDOWNLOAD})")

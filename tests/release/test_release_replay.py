@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attnkit.release.record import Recorder, record
-from attnkit.release.recording import FORMAT, Store
+from attnkit.release.recording import FORMAT, INDEX_NAME, REDOWNLOAD, RecordingUnreadable, Store
 from attnkit.release.replay import MISS, Replay, ReplayMiss, token
 from attnkit.release.verify import verify
 from grader.calls import Call, decode
@@ -253,6 +253,7 @@ def test_a_recording_in_another_format_is_refused_by_its_format(tmp_path):
     k, tree, inputs = recorder.key("ref", Call("softmax", "softmax", (np.zeros(2),), {}))
     recorder.add(k, tree, inputs, {"kind": "value", "value": recorder.node(np.zeros(2))})
     Store.write(tmp_path, dict(recorder.index(), format=FORMAT - 1), recorder.arrays)
-    with pytest.raises(ValueError) as refused:
+    with pytest.raises(RecordingUnreadable) as refused:
         Store.load(tmp_path)
-    assert str(refused.value) == f"recorded reference format {FORMAT - 1}; this grader reads format {FORMAT}"
+    assert str(refused.value) == (f"{tmp_path / INDEX_NAME}: recorded reference format {FORMAT - 1}; this grader "
+                                  f"reads format {FORMAT} ({REDOWNLOAD})")
