@@ -29,7 +29,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--timeout", type=positive_seconds, default=TIMEOUT_SECONDS, metavar="S",
                         help=f"seconds per call (default {TIMEOUT_SECONDS:g})")
     parser.add_argument("--all", action="store_true", dest="every",
-                        help="show every failing check, not only the first of each exercise")
+                        help="show (and diagnose) every failing check, not only the first of each exercise")
 
 
 def run(args) -> int:
