@@ -1,0 +1,66 @@
+"""A call that draws from a random generator, run again by the diagnosis (``grader.draws``): every run starts from
+the generator's state when the check made the call, whatever the runs before it drew."""
+import numpy as np
+import pytest
+
+from grader import draws
+from grader.checks.check_sampling import model
+from grader.compare import CheckFailed, expect_close
+from grader.diagnosis import Session, mistaken_reference
+from grader.mistakes import by_id
+from grader.reference import reference
+
+
+def test_a_copy_draws_what_the_generator_would_and_leaves_it_where_it_was():
+    rng, legacy = np.random.default_rng(3), np.random.RandomState(3)
+    weights = np.arange(4.0)
+    args = (weights, {"rng": rng, "more": [legacy]})
+    assert draws.holds(args) and not draws.holds((weights, {"n": 1}, [None]))
+    copied = draws.copied(args)
+    assert copied[0] is weights   # arrays are shared, only generators copied
+    assert copied[1]["rng"] is not rng and copied[1]["more"][0] is not legacy
+    assert copied[1]["rng"].random() == np.random.default_rng(3).random()
+    assert copied[1]["more"][0].random_sample() == np.random.RandomState(3).random_sample()
+    assert rng.random() == np.random.default_rng(3).random()   # the original did not move
+
+
+def test_each_run_of_a_function_alone_draws_the_same_numbers():
+    rng = np.random.default_rng(8)
+    twice = draws.alone(lambda generator, n: generator.random(n))
+    assert np.array_equal(twice(rng, 3), twice(rng, 3))
+    assert np.array_equal(twice(rng, 3), rng.random(3))
+
+
+def sampled_generate(session, seed):
+    params = model(np.random.default_rng(6))   # a model whose tokens the two mistakes change
+    rng = np.random.default_rng(seed)
+    expected = session.ref.sampling.generate([2, 9], params, 2, 3, rng, temperature=1.0, use_cache=False)
+    return params, rng, expected
+
+
+@pytest.mark.parametrize("mistake_id", ["apply_mask_zero", "attention_mask_ignored"])
+def test_a_sampled_generate_is_diagnosed_on_the_draws_the_check_made(mistake_id):
+    """Mistakes tried before the right one draw other numbers (one raises halfway through generating, a setting
+    draws none): the right one still draws the check's first numbers, as the student's code did."""
+    session = Session(reference())
+    params, rng, expected = sampled_generate(session, 5)
+    assert rng.random() == np.random.default_rng(5).random(4)[-1]   # the reference drew from the check's generator
+    wrong = mistaken_reference(mistake_id)["sampling"].generate([2, 9], params, 2, 3, np.random.default_rng(5),
+                                                                temperature=1.0, use_cache=False)
+    assert not np.array_equal(wrong, expected)
+    with pytest.raises(CheckFailed) as caught:
+        expect_close(wrong, expected, call="generate(...)")
+    found = session.diagnose(caught.value)
+    assert found is not None, mistake_id
+    again = mistaken_reference(found.id)["sampling"].generate([2, 9], params, 2, 3, np.random.default_rng(5),
+                                                              temperature=1.0, use_cache=False)
+    assert np.array_equal(again, wrong)   # what it names gives the student's tokens on the check's seed
+
+
+def test_every_rerun_of_a_recorded_call_starts_from_the_checks_state():
+    session = Session(reference())
+    sampled_generate(session, 7)
+    call = session.calls[-1]
+    mistake = by_id()["apply_mask_zero"][1]
+    first, second = session._rerun(mistake, call), session._rerun(mistake, call)
+    assert np.array_equal(first, second)
