@@ -23,17 +23,27 @@ import numpy as np
 from .sandbox import MAX_DEPTH
 
 GENERATORS = (np.random.Generator, np.random.RandomState)
+_FLAT = frozenset((np.ndarray, int, float, bool, str, type(None)))   # what holds no generator
 
 
 def holds(value: Any, depth: int = 0) -> bool:
-    """True when ``value`` is, or holds in its tuples, lists and dicts (at most ``MAX_DEPTH`` deep), a generator."""
+    """True when ``value`` is, or holds in its tuples, lists and dicts (at most ``MAX_DEPTH`` deep), a generator
+    (asked of every reference call a check makes: arrays and numbers are passed over first)."""
+    kind = type(value)
+    if kind in _FLAT:
+        return False
     if isinstance(value, GENERATORS):
         return True
     if depth >= MAX_DEPTH:
         return False
-    if isinstance(value, (tuple, list)):
-        return any(holds(item, depth + 1) for item in value)
-    return isinstance(value, dict) and any(holds(item, depth + 1) for item in value.values())
+    if kind is dict:
+        value = value.values()
+    elif not isinstance(value, (tuple, list)):
+        return False
+    for item in value:
+        if type(item) not in _FLAT and holds(item, depth + 1):
+            return True
+    return False
 
 
 def copied(value: Any, depth: int = 0) -> Any:
