@@ -35,7 +35,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import diagnose_beyond, diagnose_error, diagnose_setting, diagnose_shape, draws, mistaken, mistakes
-from .calls import Call, Namespace, array_digest, class_name
+from .calls import Call, Namespace, Unencodable, array_digest, class_name
 from .compare import CheckFailed, explains
 from .interfaces import MistakeUndefined, Reference, ReferenceKind
 from .memo import MISSING, Memo
@@ -63,6 +63,18 @@ class Recorded(Call):
     @cached_property
     def stateful(self) -> bool:
         return self.created or _holds_object((self.args, self.kwargs))
+
+    @cached_property
+    def digest(self) -> bytes | None:
+        """The call's digest (:attr:`grader.calls.Call.digest`); for a call that draws, the digest of its canonical
+        tree with each generator's state when the check made the call: every run of it starts from that state, so
+        what the runs return is memoised as any call's is (None when it also holds an object)."""
+        if not self.drawing:
+            return super().digest
+        try:
+            return bytes.fromhex(self.identity("drawn", None, lambda value: None)[0])
+        except Unencodable:
+            return None
 
     def runs(self, function: Callable) -> Callable:
         """``function`` as it may run this call again: on copies of the generators it holds (``grader.draws``)."""

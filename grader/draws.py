@@ -47,17 +47,15 @@ def holds(value: Any, depth: int = 0) -> bool:
 
 
 def copied(value: Any, depth: int = 0) -> Any:
-    """``value`` with every generator in it replaced by a copy of its present state (tuples, lists and dicts rebuilt
-    around them, at most ``MAX_DEPTH`` deep; everything else, arrays included, shared)."""
+    """``value`` with every generator in it replaced by a copy of its present state (the tuples, lists and dicts
+    that hold one rebuilt around it, at most ``MAX_DEPTH`` deep; everything else, arrays included, shared)."""
     if isinstance(value, GENERATORS):
         return copy.deepcopy(value)
-    if depth >= MAX_DEPTH:
+    if not holds(value, depth):
         return value
-    if isinstance(value, (tuple, list)):
-        return type(value)(copied(item, depth + 1) for item in value)
     if isinstance(value, dict):
         return {key: copied(item, depth + 1) for key, item in value.items()}
-    return value
+    return type(value)(copied(item, depth + 1) for item in value)
 
 
 def alone(function: Callable) -> Callable:

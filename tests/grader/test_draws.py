@@ -64,3 +64,17 @@ def test_every_rerun_of_a_recorded_call_starts_from_the_checks_state():
     mistake = by_id()["apply_mask_zero"][1]
     first, second = session._rerun(mistake, call), session._rerun(mistake, call)
     assert np.array_equal(first, second)
+
+
+def test_a_call_that_draws_is_memoised_by_the_generators_state_when_it_was_made():
+    """A class's sampled generate is diagnosed once: the same call on the same seed has one digest (the reference
+    having drawn from the check's generator since), another seed or a generator that has drawn has another."""
+    digests = []
+    for seed, drawn in ((5, 0), (5, 0), (6, 0), (5, 1)):
+        session = Session(reference())
+        rng = np.random.default_rng(seed)
+        rng.random(drawn)
+        session.ref.sampling.generate([2, 9], model(np.random.default_rng(6)), 2, 3, rng, temperature=1.0)
+        digests.append(session.calls[-1].digest)
+    assert digests[0] is not None and digests[0] == digests[1]
+    assert len(set(digests[1:])) == 3
