@@ -57,13 +57,18 @@ def test_a_sampled_generate_is_diagnosed_on_the_draws_the_check_made(mistake_id)
     assert np.array_equal(again, wrong)   # what it names gives the student's tokens on the check's seed
 
 
-def test_every_rerun_of_a_recorded_call_starts_from_the_checks_state():
+def test_every_run_of_a_recorded_call_starts_from_the_checks_state():
+    """Runs on the reference itself (no memo: other settings, changed arguments) draw the check's numbers each time,
+    and a mistaken reference's run draws what it draws on a generator seeded alike."""
     session = Session(reference())
-    sampled_generate(session, 7)
+    params, _, expected = sampled_generate(session, 7)
     call = session.calls[-1]
+    again = call.runs(reference().sampling.generate)
+    assert all(np.array_equal(again(*call.args, **call.kwargs), expected) for _ in range(3))
     mistake = by_id()["apply_mask_zero"][1]
-    first, second = session._rerun(mistake, call), session._rerun(mistake, call)
-    assert np.array_equal(first, second)
+    fresh = mistaken_reference(mistake.id)["sampling"].generate([2, 9], params, 2, 3, np.random.default_rng(7),
+                                                                temperature=1.0, use_cache=False)
+    assert np.array_equal(session._rerun(mistake, call), fresh)
 
 
 def test_a_call_that_draws_is_memoised_by_the_generators_state_when_it_was_made():
