@@ -99,7 +99,7 @@ def reruns(session: "Session", call: "Recorded") -> list[tuple[Mistake, Callable
         runs = diagnose_rerun.variants(signature, _plain(call.args), _plain(call.kwargs))
     except Exception:  # arguments the rules cannot change (a shape they did not foresee): no rerun
         return []
-    function = getattr(owner, call.function)
+    function = call.runs(getattr(owner, call.function))
     return [(run, partial(function, *args, **kwargs)) for run, args, kwargs in runs]
 
 
@@ -125,8 +125,8 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     signature = diagnose_setting.signature(call.module, call.function)
     names = dict(enumerate(signature.parameters)) if signature is not None else {}
     try:
-        student = getattr(getattr(impl, call.module), call.function)
-        reference = getattr(getattr(session.reference, call.module), call.function)
+        student = call.runs(getattr(getattr(impl, call.module), call.function))
+        reference = call.runs(getattr(getattr(session.reference, call.module), call.function))
     except Exception:  # a front end without that function: no rerun
         return found
     with np.errstate(all="ignore"):

@@ -34,8 +34,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import diagnose_beyond, diagnose_error, diagnose_setting, diagnose_shape, mistaken, mistakes
-from .calls import Call, Namespace, array_digest, class_name
+from . import diagnose_beyond, diagnose_error, diagnose_setting, diagnose_shape, draws, mistaken, mistakes
+from .calls import Call, Namespace, Unencodable, array_digest, class_name
 from .compare import CheckFailed, explains
 from .interfaces import MistakeUndefined, Reference, ReferenceKind
 from .memo import MISSING, Memo
@@ -57,11 +57,28 @@ class Recorded(Call):
 
     index: int = 0
     created: bool = False                 # it returned an object (replayed for stateful calls)
+    drawing: bool = False                 # it holds a random generator: each run gets a copy (``grader.draws``)
     result: Any = field(default=None, repr=False)
 
     @cached_property
     def stateful(self) -> bool:
         return self.created or _holds_object((self.args, self.kwargs))
+
+    @cached_property
+    def digest(self) -> bytes | None:
+        """The call's digest (:attr:`grader.calls.Call.digest`); for a call that draws, the digest of its canonical
+        tree with each generator's state when the check made the call: every run of it starts from that state, so
+        what the runs return is memoised as any call's is (None when it also holds an object)."""
+        if not self.drawing:
+            return super().digest
+        try:
+            return bytes.fromhex(self.identity("drawn", None, lambda value: None)[0])
+        except Unencodable:
+            return None
+
+    def runs(self, function: Callable) -> Callable:
+        """``function`` as it may run this call again: on copies of the generators it holds (``grader.draws``)."""
+        return draws.alone(function) if self.drawing else function
 
 
 class RefObject:
@@ -108,8 +125,10 @@ class Session:
         """``made`` answered by the reference and written down (a wrapper around the reference's ``call``)."""
         asked = Call(made.module, made.function, _real(made.args), _real(made.kwargs)) if _holds_object(
             (made.args, made.kwargs)) else made   # the reference's own objects in place of their stand-ins
-        result = self.reference.call(asked)
-        call = Recorded(made.module, made.function, made.args, made.kwargs, asked.key, len(self.calls))
+        drawing = draws.holds((made.args, made.kwargs))
+        args, kwargs = (draws.copied(made.args), draws.copied(made.kwargs)) if drawing else (made.args, made.kwargs)
+        result = self.reference.call(asked)   # draws from the check's generators; the recorded call keeps their state
+        call = Recorded(made.module, made.function, args, kwargs, asked.key, len(self.calls), drawing=drawing)
         self.calls.append(call)
         if not isinstance(result, PLAIN):
             call.created = True
@@ -234,7 +253,7 @@ class Session:
         owner = getattr(self.reference, call.module)  # not written down: the reference's own namespace
 
         def rerun(args: tuple, kwargs: dict) -> Callable[[], Any]:
-            return lambda: getattr(owner, call.function)(*args, **kwargs)
+            return lambda: call.runs(getattr(owner, call.function))(*args, **kwargs)
 
         try:
             runs = diagnose_setting.variants(call.module, call.function, _real(call.args), _real(call.kwargs))
@@ -296,7 +315,7 @@ class Session:
         """``call`` rerun on the mistake's mistaken reference (or on ``namespace``, a patched reference)."""
         namespace = namespace or mistaken_reference(mistake.id, call.module)
         if not call.stateful:  # memoised: a class makes the same calls again and again
-            return mistaken.memo_call(mistake.id, getattr(namespace[call.module], call.function), call)
+            return mistaken.memo_call(mistake.id, call.runs(getattr(namespace[call.module], call.function)), call)
         objects: dict[int, Any] = {}   # index of the creating call -> the mistaken reference's object
         result = None
         for earlier in self.calls[: call.index + 1]:
@@ -305,9 +324,9 @@ class Session:
             args = _mapped(earlier.args, objects)
             kwargs = _mapped(earlier.kwargs, objects)
             if earlier.method:   # the object is the first argument
-                result = getattr(args[0], earlier.name)(*args[1:], **kwargs)
+                result = earlier.runs(getattr(args[0], earlier.name))(*args[1:], **kwargs)
             else:
-                result = getattr(namespace[earlier.module], earlier.function)(*args, **kwargs)
+                result = earlier.runs(getattr(namespace[earlier.module], earlier.function))(*args, **kwargs)
             if earlier.created:
                 objects[earlier.index] = result
         return result

@@ -75,33 +75,14 @@ def expect_draws(student_rng, seed: int, draws: int, *, call: str) -> None:
                       "sampled token: rng.choice(V, p=probs) takes exactly that)", mistakes.NOT_ONE_DRAW)
 
 
-class ReplayedDraws(np.random.Generator):
-    """The reference's ``rng`` in a seeded generate: the first ``count`` numbers of ``default_rng(seed)``, given again
-    from the first after every ``count`` draws. A correct generate of ``count`` new tokens takes exactly that many,
-    so every re-run of the call (diagnosis asks the reference's variants after the check) draws what the first
-    run drew, where a plain ``Generator`` would have moved on. Its own state never moves: the release records the
-    call by it."""
-
-    def __init__(self, seed: int, count: int):
-        super().__init__(np.random.PCG64(seed))
-        own = np.random.default_rng(seed)
-        self.numbers, self.taken = [own.random() for _ in range(max(count, 1))], 0
-
-    def random(self, *args, **kwargs) -> float:  # type: ignore[override]  # one number at a time, nothing else
-        if args or kwargs:
-            raise TypeError("the reference draws one number at a time: rng.random()")
-        number = self.numbers[self.taken % len(self.numbers)]
-        self.taken += 1
-        return number
-
-
 def check_generate(impl, ref, prompt, params, n_new, seed=None, temperature=0.0, top_k=None, top_p=None):
     """The student's generate with the KV cache and without it must both give the reference's tokens (the reference
-    drawing from a generator seeded alike). The reference is asked with the same ``use_cache``: a mistake of a piece
-    only one path uses (the causal mask is used by the uncached path alone) is then diagnosed on that path."""
+    drawing from a generator seeded alike; the diagnosis runs the call again on copies of that generator as it was
+    before the reference drew, ``grader.draws``). The reference is asked with the same ``use_cache``: a mistake of a
+    piece only one path uses (the causal mask is used by the uncached path alone) is then diagnosed on that path."""
     options = {"temperature": temperature, "top_k": top_k, "top_p": top_p}
     for use_cache in (True, False):
-        own = None if seed is None else ReplayedDraws(seed, n_new)
+        own = None if seed is None else np.random.default_rng(seed)
         expected = ref.sampling.generate(prompt, params, MODEL[4], n_new, own, **options, use_cache=use_cache)
         student_rng = None if seed is None else impl.generator(seed)
         call = generate_call(prompt, params, n_new, seed, **options, use_cache=use_cache)

@@ -4,16 +4,18 @@ scaled_dot_product_attention...) reaches every function whose reference uses tha
 it loaded again on top of it, is that function's mistaken reference (``grader.diagnosis.mistaken_reference``).
 
 Every (exercise, concept) pair is listed: the concept's mutant, made in the shared module, is graded in each
-exercise that uses it (in process, so the exercise runs on the mutated piece); when the exercise loses points,
-its failures are named. A concept added to a shared module, or an exercise added that uses one, is covered by
-being defined."""
+exercise that uses it (in process, so the exercise runs on the mutated piece) as ``attnkit check`` grades it (only
+the failure shown is diagnosed); when the exercise loses points, the failure shown is named. A concept added to a
+shared module, or an exercise added that uses one, is covered by being defined."""
 import pytest
 
 from grader import curriculum
 from grader.mistakes import module_of, reaching, users_of_module
 from grader.mistakes.model import apply
 from grader.results import Status
-from tests.grader.graderkit import copy_solutions, run
+from grader.runner import run_exercise
+from grader.sandbox.host.inprocess import in_process
+from tests.grader.graderkit import copy_solutions
 
 pytestmark = pytest.mark.slow
 PAIRS = [(exercise.id, mistake) for exercise in curriculum.exercises() for mistake in reaching(exercise.id)]
@@ -33,8 +35,10 @@ def test_every_concept_reaching_an_exercise_is_named_there(tmp_path, exercise):
         impl = copy_solutions(tmp_path / str(number))
         path = impl / f"{module_of(mistake.id)}.py"
         path.write_text(apply(path.read_text(), mistake.mutant_patch, mistake.id))
-        failed = [check for check in run(impl, exercise).checks if check.status != Status.PASSED]
+        result = run_exercise(exercise, lambda e, impl=impl: in_process(impl, e), diagnose_all=False)
+        failed = [check for check in result.checks if check.status != Status.PASSED]
         assert not [check for check in failed if check.status == Status.GRADER_ERROR], (mistake.id, failed)
-        if failed and not any(check.mistake for check in failed):
-            unnamed.append((mistake.id, failed[0].message))
+        shown = result.first_failure
+        if shown is not None and not shown.mistake:
+            unnamed.append((mistake.id, shown.name, shown.message))
     assert not unnamed, unnamed
