@@ -58,10 +58,13 @@ class Recorded(Call):
     index: int = 0
     created: bool = False                 # it returned an object (replayed for stateful calls)
     result: Any = field(default=None, repr=False)
+    holds_object: bool | None = field(default=None, repr=False)   # its arguments hold one (None: not looked yet)
 
     @cached_property
     def stateful(self) -> bool:
-        return self.created or _holds_object((self.args, self.kwargs))
+        if self.holds_object is None:
+            self.holds_object = _holds_object((self.args, self.kwargs))
+        return self.created or self.holds_object
 
 
 class RefObject:
@@ -106,10 +109,11 @@ class Session:
     # -- the ref fixture --------------------------------------------------------------
     def call(self, made: Call) -> Any:
         """``made`` answered by the reference and written down (a wrapper around the reference's ``call``)."""
-        asked = Call(made.module, made.function, _real(made.args), _real(made.kwargs)) if _holds_object(
-            (made.args, made.kwargs)) else made   # the reference's own objects in place of their stand-ins
-        result = self.reference.call(asked)
-        call = Recorded(made.module, made.function, made.args, made.kwargs, asked.key, len(self.calls))
+        held = _holds_object((made.args, made.kwargs))   # one walk of the arguments, for the call and stateful
+        asked = Call(made.module, made.function, _real(made.args), _real(made.kwargs)) if held else made
+        result = self.reference.call(asked)   # (the reference's own objects in place of their stand-ins)
+        call = Recorded(made.module, made.function, made.args, made.kwargs, asked.key, len(self.calls),
+                        holds_object=held)
         self.calls.append(call)
         if not isinstance(result, PLAIN):
             call.created = True
@@ -319,14 +323,22 @@ def error_words(message: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z_]+|\d+", line.lower()))
 
 
+_LEAVES = frozenset((np.ndarray, int, float, bool, str, type(None)))   # what most arguments are: nothing inside
+
+
 def _holds_object(value: Any) -> bool:
     """True when ``value`` is, or holds in its tuples, lists and dicts, an object the reference returned (a list of
-    ``KVCache``s, one per layer, makes a call stateful)."""
+    ``KVCache``s, one per layer, makes a call stateful). The common leaves (arrays, numbers) are passed over by
+    their exact type, without a call each: a parameter tree of tens of arrays is one loop per dict."""
     if isinstance(value, RefObject):
         return True
     if isinstance(value, (tuple, list)):
-        return any(_holds_object(v) for v in value)
-    return isinstance(value, dict) and any(_holds_object(v) for v in value.values())
+        items = value
+    elif isinstance(value, dict):
+        items = value.values()
+    else:
+        return False
+    return any(_holds_object(v) for v in items if type(v) not in _LEAVES)
 
 
 def _mapped(value: Any, objects: dict) -> Any:

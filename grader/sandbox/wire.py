@@ -69,13 +69,13 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
     """
     if depth > MAX_DEPTH:
         raise TypeError(f"value nested more than {MAX_DEPTH} levels deep")
-    if isinstance(value, Handle):
-        return {"t": "handle", "id": value.id, "type": value.type_name, "methods": list(value.methods)}
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray):  # most values, first (a Handle is never an array)
         if value.dtype.hasobject or value.dtype.kind not in "biufcSUV?":
             raise TypeError(f"an array of dtype {value.dtype} cannot be sent")
         arrays.append(np.asarray(value))
         return {"t": "array", "i": len(arrays) - 1}
+    if isinstance(value, Handle):
+        return {"t": "handle", "id": value.id, "type": value.type_name, "methods": list(value.methods)}
     if isinstance(value, np.generic):
         arrays.append(np.asarray(value))
         return {"t": "npscalar", "i": len(arrays) - 1}

@@ -131,3 +131,28 @@ def test_the_childs_views_of_the_shared_region_are_what_was_placed_and_nothing_o
                 wire.shared_arrays(region.map, bad)
     finally:
         region.close()
+
+
+@pytest.mark.parametrize("size", [1, 40, 4096, (32 << 10) // 8 + 1, (3 << 20) // 8 + 5])
+def test_a_change_to_any_byte_of_an_argument_of_any_size_is_found(size):
+    """Small arguments are compared as bytes, large ones in numpy a megabyte at a time: a change in the last byte of
+    the last piece, or the first, is found either way, and only in the array that changed."""
+    from grader.sandbox import wire
+    from grader.sandbox.host import shared
+
+    region = shared.Region(16 << 20)
+    try:
+        sent = [np.arange(3.0), np.arange(size, dtype=np.float64), np.ones(2, np.float32)]
+        for flat_index in (0, size - 1):
+            specs = region.place(sent)
+            assert region.changed() == []
+            views = wire.shared_arrays(region.map, specs)
+            views[1][flat_index] += 0.5
+            assert region.changed() == [1]
+            views[1][flat_index] -= 0.5
+            assert region.changed() == []
+            views[2].view(np.uint8)[-1] ^= 1   # one bit of the last byte
+            assert region.changed() == [2]
+            del views
+    finally:
+        region.close()
