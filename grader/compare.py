@@ -106,7 +106,7 @@ def wrong_value(failure: CheckFailed) -> None:
 def describe(value: Any) -> str:
     """A short description of a value: ``array of shape (2, 3) float32``, ``list of 3 items``."""
     if isinstance(value, np.ndarray):
-        return f"array of shape {value.shape} {value.dtype}"
+        return f"array of shape {value.shape} {dtype_text(value.dtype)}"
     if isinstance(value, (list, tuple)):
         return f"{type(value).__name__} of {len(value)} items"
     if isinstance(value, dict):

@@ -205,7 +205,9 @@ def _padding(offset: int) -> int:
     return -offset % ALIGN
 
 
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # made once: json.dumps with options makes one a call
+# made once (json.dumps with options makes one a call); no check for cycles: every header is a tree encode() built
+# afresh, bounded by MAX_DEPTH (the check kept a set of the ids of every dict and list it met: a fifth of the time)
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 _DECODE = json.JSONDecoder().decode
 _PADS = [bytes(n) for n in range(ALIGN)]
 
@@ -219,7 +221,8 @@ def frame(header: dict, arrays: list | tuple = ()) -> tuple[list, int]:
     for blob in blobs:  # the real dtype, whatever a subclass's .dtype said to encode(): no pointers leave
         if blob.dtype.kind not in "biufcSU":
             raise TypeError(f"an array of dtype {blob.dtype} cannot be sent")
-    header = dict(header, arrays=[[b.dtype.str, list(b.shape)] for b in blobs])
+    if blobs:   # (a frame without arrays leaves the key out: parse() reads its absence as none)
+        header = dict(header, arrays=[[b.dtype.str, list(b.shape)] for b in blobs])
     payload = _ENCODE(header).encode()
     parts: list = [b"", HEADER.pack(len(payload), len(blobs)), payload]
     size = HEADER.size + len(payload)
