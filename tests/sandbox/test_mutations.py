@@ -156,3 +156,17 @@ def test_a_change_to_any_byte_of_an_argument_of_any_size_is_found(size):
             del views
     finally:
         region.close()
+
+
+def test_only_a_child_started_for_a_memory_check_has_its_size_read(child):
+    """The spawn size (a read of /proc) is the baseline of a memory check's peak alone: a child for plain calls is
+    not measured at spawn, and a ``measure`` call, which gets a child of its own, still reports the kernel's figure."""
+    transport = child._transport
+    assert transport.baseline_kib is None
+    child.probes.leave_alone(np.zeros(3), np.ones(3))
+    assert child.last_call.kernel_memory is None
+    result, _ = child.probes.leave_alone.measure(np.zeros(1000), np.ones(1000))
+    assert transport.baseline_kib is not None and transport.baseline_kib > 0
+    kernel = child.last_call.kernel_memory
+    assert kernel is not None and kernel.peak >= 0
+    np.testing.assert_array_equal(result, np.ones(1000))

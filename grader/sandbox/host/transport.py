@@ -88,7 +88,8 @@ class ChildTransport:
                 channel.recv(time.monotonic() + self.timeout)
             except (wire.WireError, OSError):
                 pass  # a child that never got ready fails its import next
-        self.baseline_kib = status_kib(pid, "VmRSS")  # before any student code ran in it
+        # before any student code ran in it; only a child started for a memory check reads its peak (read_peak)
+        self.baseline_kib = status_kib(pid, "VmRSS") if populate else None
         self.free_disk = disk_free(self.workspace.scratch)
         try:
             self.request("import", {"module": self.module}, call=f"import {self.module}")
