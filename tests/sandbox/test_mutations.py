@@ -170,3 +170,19 @@ def test_only_a_child_started_for_a_memory_check_has_its_size_read(child):
     kernel = child.last_call.kernel_memory
     assert kernel is not None and kernel.peak >= 0
     np.testing.assert_array_equal(result, np.ones(1000))
+
+
+def test_small_calls_are_packed_into_the_region_not_a_page_each():
+    """A call's arrays follow the last call's (each on a multiple of ALIGN bytes), so a class of small calls does not
+    fault in a new page of shared memory on both sides every call; the region starts again at its beginning when the
+    next call does not fit."""
+    from grader.sandbox.host import shared
+
+    region = shared.Region(1 << 16)
+    try:
+        first = region.place([np.zeros(3), np.zeros(9)])
+        second = region.place([np.zeros(2)])
+        assert [spec[2] for spec in first] == [0, shared.ALIGN] and second[0][2] == 3 * shared.ALIGN
+        assert region.place([np.zeros(((1 << 16) - 4 * shared.ALIGN) // 8 + 1)])[0][2] == 0
+    finally:
+        region.close()
