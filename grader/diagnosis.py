@@ -42,7 +42,7 @@ from .memo import MISSING, Memo
 from .mistaken import mistaken_reference
 from .mistakes import generic
 from .mistakes.model import Mistake
-from .sandbox import StudentError
+from .sandbox import LEAVES, StudentError
 
 DIAGNOSES = Memo(16 * 2**20)   # diagnoses of wrong answers, across the students a process grades (below)
 DIAGNOSIS_BYTES = 512          # what one kept diagnosis is charged: its key and a mistake (most are shared)
@@ -323,9 +323,6 @@ def error_words(message: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z_]+|\d+", line.lower()))
 
 
-_LEAVES = frozenset((np.ndarray, int, float, bool, str, type(None)))   # what most arguments are: nothing inside
-
-
 def _holds_object(value: Any) -> bool:
     """True when ``value`` is, or holds in its tuples, lists and dicts, an object the reference returned (a list of
     ``KVCache``s, one per layer, makes a call stateful). The common leaves (arrays, numbers) are passed over by
@@ -338,7 +335,7 @@ def _holds_object(value: Any) -> bool:
         items = value.values()
     else:
         return False
-    return any(_holds_object(v) for v in items if type(v) not in _LEAVES)
+    return any(_holds_object(v) for v in items if type(v) not in LEAVES)
 
 
 def _mapped(value: Any, objects: dict) -> Any:

@@ -38,6 +38,9 @@ MAX_HEADER = 1 << 20          # 1 MiB of JSON
 MAX_FRAME = 512 << 20         # 512 MiB of arrays in one answer
 MAX_DEPTH = 32                # nesting of tuples, lists and dicts
 MAX_METHODS = 64              # method names listed with a handle
+# the values with nothing inside that make up most argument trees: a walk looking for anything else passes over them
+# by their exact type, without a call each (a model's parameter tree is one loop per dict)
+LEAVES = frozenset((np.ndarray, int, float, bool, str, type(None)))
 # what method_names lists: Python functions, methods of C classes, and of compiled (Cython) ones such as numpy's
 # Generator, whose rng.random() is then one request
 ROUTINES = (types.FunctionType, types.MethodDescriptorType, type(vars(np.random.Generator)["random"]))
