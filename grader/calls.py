@@ -125,15 +125,24 @@ def _feed(update: Callable[[Any], None], value: Any, depth: int = 0) -> None:
         update(f"{kind.__name__}:{value!r};".encode())
     elif kind in (tuple, list) or (kind is dict and all(type(key) is str for key in value)):
         update(f"{kind.__name__}{len(value)}(".encode())
+        inline = depth < MAX_DEPTH   # a small array item is fed here, as _feed would, without a call of its own
         if kind is dict:
             for key, item in value.items():
-                update(f"str:{key!r};".encode())
-                _feed(update, item, depth + 1)
+                if inline and type(item) is np.ndarray and _small(item):
+                    update(f"str:{key!r};a{item.dtype.str}{item.shape}".encode())
+                    update(item.data)
+                else:
+                    update(f"str:{key!r};".encode())
+                    _feed(update, item, depth + 1)
         elif all(type(item) in _PLAIN for item in value):   # a list of token ids, of sizes: one piece
             update("".join(f"{type(item).__name__}:{item!r};" for item in value).encode())
         else:
             for item in value:
-                _feed(update, item, depth + 1)
+                if inline and type(item) is np.ndarray and _small(item):
+                    update(f"a{item.dtype.str}{item.shape}".encode())
+                    update(item.data)
+                else:
+                    _feed(update, item, depth + 1)
         update(b")")
     elif isinstance(value, np.generic) and _safe(value.dtype):   # by its bytes: a scalar's repr changed in numpy 2
         update(f"g{value.dtype.str}:".encode() + value.tobytes() + b";")
@@ -142,6 +151,12 @@ def _feed(update: Callable[[Any], None], value: Any, depth: int = 0) -> None:
 
 
 _PLAIN = frozenset((type(None), bool, str, int, float))
+
+
+def _small(array: np.ndarray) -> bool:
+    """An array :func:`_feed` writes as its header and its bytes in place (C-contiguous, below
+    :data:`PIECE_BYTES`, of a dtype the wire carries)."""
+    return array.nbytes < PIECE_BYTES and array.flags.c_contiguous and _safe(array.dtype)
 
 
 def _refused(value: Any) -> bool:

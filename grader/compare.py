@@ -106,7 +106,7 @@ def wrong_value(failure: CheckFailed) -> None:
 def describe(value: Any) -> str:
     """A short description of a value: ``array of shape (2, 3) float32``, ``list of 3 items``."""
     if isinstance(value, np.ndarray):
-        return f"array of shape {value.shape} {value.dtype}"
+        return f"array of shape {value.shape} {dtype_text(value.dtype)}"
     if isinstance(value, (list, tuple)):
         return f"{type(value).__name__} of {len(value)} items"
     if isinstance(value, dict):
@@ -122,7 +122,7 @@ def describe(value: Any) -> str:
 def shapes(value: Any, depth: int = 0) -> str:
     """A value with its arrays shown by shape (and dtype unless float64): ``{'weight': (4, 8), 'bias': (8,)}``."""
     if isinstance(value, np.ndarray):
-        return str(value.shape) + ("" if value.dtype == np.float64 else f" {value.dtype}")
+        return str(value.shape) + ("" if value.dtype == np.float64 else f" {dtype_text(value.dtype)}")
     if depth < 4 and isinstance(value, dict):
         return "{" + ", ".join(f"{key!r}: {shapes(item, depth + 1)}" for key, item in value.items()) + "}"
     if depth < 4 and isinstance(value, list) and len(value) <= 8:
@@ -130,11 +130,25 @@ def shapes(value: Any, depth: int = 0) -> str:
     return repr(value) if depth < 4 and not isinstance(value, (list, tuple, dict)) else describe(value)
 
 
+_DTYPE_TEXTS: dict[np.dtype, str] = {}   # str() of the dtypes met (numpy writes it in Python: microseconds a call)
+
+
+def dtype_text(dtype: np.dtype) -> str:
+    """``str(dtype)`` (``float32``), kept for the few dtypes a run meets (at most 64): every restated call of a
+    float32 check names it."""
+    text = _DTYPE_TEXTS.get(dtype)
+    if text is None:
+        text = str(dtype)
+        if len(_DTYPE_TEXTS) < 64:
+            _DTYPE_TEXTS[dtype] = text
+    return text
+
+
 def arg(name: str, value: Any) -> str:
     """How an argument appears in a restated call: arrays by shape and dtype, dicts (parameters) by their arrays'
     shapes when that is short, the rest by repr."""
     if isinstance(value, np.ndarray):
-        return f"{name} of shape {value.shape}" + ("" if value.dtype == np.float64 else f" {value.dtype}")
+        return f"{name} of shape {value.shape}" + ("" if value.dtype == np.float64 else f" {dtype_text(value.dtype)}")
     if isinstance(value, dict):
         text = shapes(value)
         return f"{name}={text}" if len(text) <= 160 else f"{name} ({describe(value)})"

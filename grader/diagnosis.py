@@ -42,7 +42,7 @@ from .memo import MISSING, Memo
 from .mistaken import mistaken_reference
 from .mistakes import generic
 from .mistakes.model import Mistake
-from .sandbox import StudentError
+from .sandbox import LEAVES, StudentError
 
 DIAGNOSES = Memo(16 * 2**20)   # diagnoses of wrong answers, across the students a process grades (below)
 DIAGNOSIS_BYTES = 512          # what one kept diagnosis is charged: its key and a mistake (most are shared)
@@ -59,10 +59,13 @@ class Recorded(Call):
     created: bool = False                 # it returned an object (replayed for stateful calls)
     drawing: bool = False                 # it holds a random generator: each run gets a copy (``grader.draws``)
     result: Any = field(default=None, repr=False)
+    holds_object: bool | None = field(default=None, repr=False)   # its arguments hold one (None: not looked yet)
 
     @cached_property
     def stateful(self) -> bool:
-        return self.created or _holds_object((self.args, self.kwargs))
+        if self.holds_object is None:
+            self.holds_object = _holds_object((self.args, self.kwargs))
+        return self.created or self.holds_object
 
     @cached_property
     def digest(self) -> bytes | None:
@@ -123,12 +126,13 @@ class Session:
     # -- the ref fixture --------------------------------------------------------------
     def call(self, made: Call) -> Any:
         """``made`` answered by the reference and written down (a wrapper around the reference's ``call``)."""
-        asked = Call(made.module, made.function, _real(made.args), _real(made.kwargs)) if _holds_object(
-            (made.args, made.kwargs)) else made   # the reference's own objects in place of their stand-ins
+        held = _holds_object((made.args, made.kwargs))   # one walk of the arguments, for the call and stateful
+        asked = Call(made.module, made.function, _real(made.args), _real(made.kwargs)) if held else made
         drawing = draws.holds((made.args, made.kwargs))
         args, kwargs = (draws.copied(made.args), draws.copied(made.kwargs)) if drawing else (made.args, made.kwargs)
         result = self.reference.call(asked)   # draws from the check's generators; the recorded call keeps their state
-        call = Recorded(made.module, made.function, args, kwargs, asked.key, len(self.calls), drawing=drawing)
+        call = Recorded(made.module, made.function, args, kwargs, asked.key, len(self.calls), drawing=drawing,
+                        holds_object=held)
         self.calls.append(call)
         if not isinstance(result, PLAIN):
             call.created = True
@@ -340,12 +344,17 @@ def error_words(message: str) -> tuple[str, ...]:
 
 def _holds_object(value: Any) -> bool:
     """True when ``value`` is, or holds in its tuples, lists and dicts, an object the reference returned (a list of
-    ``KVCache``s, one per layer, makes a call stateful)."""
+    ``KVCache``s, one per layer, makes a call stateful). The common leaves (arrays, numbers) are passed over by
+    their exact type, without a call each: a parameter tree of tens of arrays is one loop per dict."""
     if isinstance(value, RefObject):
         return True
     if isinstance(value, (tuple, list)):
-        return any(_holds_object(v) for v in value)
-    return isinstance(value, dict) and any(_holds_object(v) for v in value.values())
+        items = value
+    elif isinstance(value, dict):
+        items = value.values()
+    else:
+        return False
+    return any(_holds_object(v) for v in items if type(v) not in LEAVES)
 
 
 def _mapped(value: Any, objects: dict) -> Any:

@@ -49,6 +49,7 @@ _PUBLIC = {
     "KernelMemory": ("host.memory", "KernelMemory"),
     "SAFE_DTYPE": ("wire", "SAFE_DTYPE"),
     "MAX_DEPTH": ("wire", "MAX_DEPTH"),
+    "LEAVES": ("wire", "LEAVES"),
 }
 __all__ = sorted(_PUBLIC)
 
@@ -84,6 +85,7 @@ if TYPE_CHECKING:  # the same names, for the type checker (at run time they load
     from .inside.runtime import LENT_CLASSES as LENT_CLASSES
     from .inside.runtime import Responder as Responder
     from .inside.runtime import Unresolved as Unresolved
+    from .wire import LEAVES as LEAVES
     from .wire import MAX_DEPTH as MAX_DEPTH
     from .wire import SAFE_DTYPE as SAFE_DTYPE
 

@@ -38,6 +38,9 @@ MAX_HEADER = 1 << 20          # 1 MiB of JSON
 MAX_FRAME = 512 << 20         # 512 MiB of arrays in one answer
 MAX_DEPTH = 32                # nesting of tuples, lists and dicts
 MAX_METHODS = 64              # method names listed with a handle
+# the values with nothing inside that make up most argument trees: a walk looking for anything else passes over them
+# by their exact type, without a call each (a model's parameter tree is one loop per dict)
+LEAVES = frozenset((np.ndarray, int, float, bool, str, type(None)))
 # what method_names lists: Python functions, methods of C classes, and of compiled (Cython) ones such as numpy's
 # Generator, whose rng.random() is then one request
 ROUTINES = (types.FunctionType, types.MethodDescriptorType, type(vars(np.random.Generator)["random"]))
@@ -69,13 +72,13 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
     """
     if depth > MAX_DEPTH:
         raise TypeError(f"value nested more than {MAX_DEPTH} levels deep")
-    if isinstance(value, Handle):
-        return {"t": "handle", "id": value.id, "type": value.type_name, "methods": list(value.methods)}
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray):  # most values, first (a Handle is never an array)
         if value.dtype.hasobject or value.dtype.kind not in "biufcSUV?":
             raise TypeError(f"an array of dtype {value.dtype} cannot be sent")
         arrays.append(np.asarray(value))
         return {"t": "array", "i": len(arrays) - 1}
+    if isinstance(value, Handle):
+        return {"t": "handle", "id": value.id, "type": value.type_name, "methods": list(value.methods)}
     if isinstance(value, np.generic):
         arrays.append(np.asarray(value))
         return {"t": "npscalar", "i": len(arrays) - 1}
@@ -205,7 +208,9 @@ def _padding(offset: int) -> int:
     return -offset % ALIGN
 
 
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # made once: json.dumps with options makes one a call
+# made once (json.dumps with options makes one a call); no check for cycles: every header is a tree encode() built
+# afresh, bounded by MAX_DEPTH (the check kept a set of the ids of every dict and list it met: a fifth of the time)
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 _DECODE = json.JSONDecoder().decode
 _PADS = [bytes(n) for n in range(ALIGN)]
 
@@ -219,7 +224,8 @@ def frame(header: dict, arrays: list | tuple = ()) -> tuple[list, int]:
     for blob in blobs:  # the real dtype, whatever a subclass's .dtype said to encode(): no pointers leave
         if blob.dtype.kind not in "biufcSU":
             raise TypeError(f"an array of dtype {blob.dtype} cannot be sent")
-    header = dict(header, arrays=[[b.dtype.str, list(b.shape)] for b in blobs])
+    if blobs:   # (a frame without arrays leaves the key out: parse() reads its absence as none)
+        header = dict(header, arrays=[[b.dtype.str, list(b.shape)] for b in blobs])
     payload = _ENCODE(header).encode()
     parts: list = [b"", HEADER.pack(len(payload), len(blobs)), payload]
     size = HEADER.size + len(payload)

@@ -131,3 +131,58 @@ def test_the_childs_views_of_the_shared_region_are_what_was_placed_and_nothing_o
                 wire.shared_arrays(region.map, bad)
     finally:
         region.close()
+
+
+@pytest.mark.parametrize("size", [1, 40, 4096, (32 << 10) // 8 + 1, (3 << 20) // 8 + 5])
+def test_a_change_to_any_byte_of_an_argument_of_any_size_is_found(size):
+    """Small arguments are compared as bytes, large ones in numpy a megabyte at a time: a change in the last byte of
+    the last piece, or the first, is found either way, and only in the array that changed."""
+    from grader.sandbox import wire
+    from grader.sandbox.host import shared
+
+    region = shared.Region(16 << 20)
+    try:
+        sent = [np.arange(3.0), np.arange(size, dtype=np.float64), np.ones(2, np.float32)]
+        for flat_index in (0, size - 1):
+            specs = region.place(sent)
+            assert region.changed() == []
+            views = wire.shared_arrays(region.map, specs)
+            views[1][flat_index] += 0.5
+            assert region.changed() == [1]
+            views[1][flat_index] -= 0.5
+            assert region.changed() == []
+            views[2].view(np.uint8)[-1] ^= 1   # one bit of the last byte
+            assert region.changed() == [2]
+            del views
+    finally:
+        region.close()
+
+
+def test_only_a_child_started_for_a_memory_check_has_its_size_read(child):
+    """The spawn size (a read of /proc) is the baseline of a memory check's peak alone: a child for plain calls is
+    not measured at spawn, and a ``measure`` call, which gets a child of its own, still reports the kernel's figure."""
+    transport = child._transport
+    assert transport.baseline_kib is None
+    child.probes.leave_alone(np.zeros(3), np.ones(3))
+    assert child.last_call.kernel_memory is None
+    result, _ = child.probes.leave_alone.measure(np.zeros(1000), np.ones(1000))
+    assert transport.baseline_kib is not None and transport.baseline_kib > 0
+    kernel = child.last_call.kernel_memory
+    assert kernel is not None and kernel.peak >= 0
+    np.testing.assert_array_equal(result, np.ones(1000))
+
+
+def test_small_calls_are_packed_into_the_region_not_a_page_each():
+    """A call's arrays follow the last call's (each on a multiple of ALIGN bytes), so a class of small calls does not
+    fault in a new page of shared memory on both sides every call; the region starts again at its beginning when the
+    next call does not fit."""
+    from grader.sandbox.host import shared
+
+    region = shared.Region(1 << 16)
+    try:
+        first = region.place([np.zeros(3), np.zeros(9)])
+        second = region.place([np.zeros(2)])
+        assert [spec[2] for spec in first] == [0, shared.ALIGN] and second[0][2] == 3 * shared.ALIGN
+        assert region.place([np.zeros(((1 << 16) - 4 * shared.ALIGN) // 8 + 1)])[0][2] == 0
+    finally:
+        region.close()

@@ -38,8 +38,12 @@ def _has_handle(value: Any) -> bool:
     if isinstance(value, wire.Handle):
         return True
     if isinstance(value, dict):
-        return any(_has_handle(item) for item in value.values())
-    return isinstance(value, (tuple, list)) and any(_has_handle(item) for item in value)
+        items = value.values()
+    elif isinstance(value, (tuple, list)):
+        items = value
+    else:
+        return False
+    return any(_has_handle(item) for item in items if type(item) not in wire.LEAVES)
 
 
 def answer_callback(siblings: Siblings | None, frame: dict, values: list, called: set,

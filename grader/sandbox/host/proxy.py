@@ -19,7 +19,7 @@ from ...interfaces import CallReport, Transport
 from ...signatures import method_parameters, parameters
 from ...text import printable
 from ..inside import standin
-from ..wire import Handle
+from ..wire import LEAVES, Handle
 from . import errors
 from .failing_line import LINE_TEXT, line_names
 
@@ -198,17 +198,18 @@ def wrap(transport: Transport, value: Any, label: str) -> Any:
 
 
 def unwrap(value: Any) -> Any:
-    """Arguments: remote objects travel back as their handles."""
+    """Arguments: remote objects travel back as their handles. The items of a container that are common leaves
+    (arrays, numbers) are taken by their exact type without a call each (a parameter tree is one loop per dict)."""
     if type(value) is np.ndarray:  # most arguments, first
         return value
     if isinstance(value, RemoteObject):
         return object.__getattribute__(value, "_handle")
     if isinstance(value, tuple):
-        return tuple(unwrap(v) for v in value)
+        return tuple(v if type(v) in LEAVES else unwrap(v) for v in value)
     if isinstance(value, list):
-        return [unwrap(v) for v in value]
+        return [v if type(v) in LEAVES else unwrap(v) for v in value]
     if isinstance(value, dict):
-        return {k: unwrap(v) for k, v in value.items()}
+        return {k: v if type(v) in LEAVES else unwrap(v) for k, v in value.items()}
     return value
 
 

@@ -88,7 +88,8 @@ class ChildTransport:
                 channel.recv(time.monotonic() + self.timeout)
             except (wire.WireError, OSError):
                 pass  # a child that never got ready fails its import next
-        self.baseline_kib = status_kib(pid, "VmRSS")  # before any student code ran in it
+        # before any student code ran in it; only a child started for a memory check reads its peak (read_peak)
+        self.baseline_kib = status_kib(pid, "VmRSS") if populate else None
         self.free_disk = disk_free(self.workspace.scratch)
         try:
             self.request("import", {"module": self.module}, call=f"import {self.module}")
@@ -142,11 +143,11 @@ class ChildTransport:
         arrays: list = []
         header = {"op": op, "target": target, "name": name,
                   "args": wire.encode(tuple(args), arrays), "kwargs": wire.encode(list((kwargs or {}).items()), arrays)}
-        watched = None  # labels of the arrays placed in the shared region (a call's arguments)
+        watched = None  # the arguments whose arrays are placed in the shared region (labelled only when one changed)
         if op == "call" and self.region is not None:
             specs = self.region.place(arrays) if arrays else None
             if specs is not None:
-                header["shared"], arrays, watched = specs, [], shared.labels(tuple(args), kwargs or {})
+                header["shared"], arrays, watched = specs, [], (tuple(args), kwargs or {})
         start = time.monotonic()
         deadline = start + allowed  # one for the whole request: the call and every callback it makes
         channel, pid = self.channel, self.pid
@@ -213,13 +214,16 @@ class ChildTransport:
                 str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
         return scrubber
 
-    def _mutated(self, watched: list, stated) -> list[str]:
+    def _mutated(self, arguments: tuple[tuple, dict], stated) -> list[str]:
         """The arguments the last call changed: those whose bytes differ in the shared region, decided here, and
         those the child says it changed (a shape or dtype set in place): a statement that can only cost the
-        student, so only the labels of arrays actually sent are taken from it, never one made up."""
-        changed = {watched[index] for index in (self.region.changed() if self.region is not None else ())}
-        if not changed and not stated:  # most calls
+        student, so only the labels of arrays actually sent are taken from it, never one made up. The arguments
+        (``(args, kwargs)`` as sent) are labelled only then: most calls change nothing."""
+        indices = self.region.changed() if self.region is not None else []
+        if not indices and not stated:  # most calls
             return []
+        watched = shared.labels(*arguments)
+        changed = {watched[index] for index in indices}
         if isinstance(stated, list):
             changed |= {label for label in stated[:len(watched)] if isinstance(label, str) and label in watched}
         return [label for label in dict.fromkeys(watched) if label and label in changed]
