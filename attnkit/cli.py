@@ -33,6 +33,8 @@ NOT_INSTALLED = "attnkit {verb}: not part of this installation (the student rele
 # multi-threaded BLAS would only make the processes fight. Set before numpy is imported.
 from grader.sandbox import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
 
+from . import early  # noqa: E402
+
 
 def installed() -> tuple[str, ...]:
     """The verbs whose package is here, in the order of ``VERBS``."""
@@ -72,6 +74,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, value in SINGLE_THREADED.items():
         os.environ.setdefault(name, value)
     argv = sys.argv[1:] if argv is None else list(argv)
+    early.start(argv)  # before anything else: the sandbox's zygote loads numpy while this process works
+    try:
+        return _run(argv)
+    finally:
+        early.discard()  # a zygote started for a verb that stopped before checking anything
+
+
+def _run(argv: list[str]) -> int:
     chosen = argv[0] if argv and not argv[0].startswith("-") else None
     here = installed()
     if chosen in VERBS and chosen not in here:
