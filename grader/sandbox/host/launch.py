@@ -13,7 +13,6 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
 from . import preflight
 from .affinity import SINGLE_THREADED
@@ -32,16 +31,16 @@ def numpy_paths() -> tuple[str, list[str]]:
     return site, roots
 
 
-class Launched(NamedTuple):
-    """A started zygote: its process and our end of its control socket, and what its children may read (a named
-    tuple, not a dataclass: importing ``dataclasses`` would delay the start of the zygote by milliseconds)."""
+class Launched:
+    """A started zygote: its process and our end of its control socket, and what its children may read (a plain
+    class: importing ``dataclasses``, or making a named tuple, would delay the start of the zygote by milliseconds)."""
 
-    process: subprocess.Popen
-    control: socket.socket
-    site: str
-    numpy_roots: list[str]
-    user: tuple[int, int] | None
-    stdlib: str | None
+    __slots__ = ("process", "control", "site", "numpy_roots", "user", "stdlib")
+
+    def __init__(self, process: subprocess.Popen, control: socket.socket, site: str, numpy_roots: list[str],
+                 user: tuple[int, int] | None, stdlib: str | None):
+        self.process, self.control, self.site, self.numpy_roots = process, control, site, numpy_roots
+        self.user, self.stdlib = user, stdlib
 
     def stop(self) -> None:
         """End a zygote nobody used (the command stopped before checking anything): killed, reaped, socket closed."""
