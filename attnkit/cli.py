@@ -38,16 +38,22 @@ from . import early  # noqa: E402
 
 def installed() -> tuple[str, ...]:
     """The verbs whose package is here, in the order of ``VERBS``."""
-    return tuple(verb for verb in VERBS if importlib.util.find_spec(f"attnkit.{verb}") is not None)
+    return tuple(verb for verb in VERBS if _here(verb))
+
+
+def _here(verb: str) -> bool:
+    return importlib.util.find_spec(f"attnkit.{verb}") is not None
 
 
 def parser(chosen: str | None = None) -> argparse.ArgumentParser:
-    """The ``attnkit`` parser; only the ``chosen`` verb's package is imported to add its arguments."""
+    """The ``attnkit`` parser; only the ``chosen`` verb's package is imported to add its arguments. With an installed
+    verb chosen, the others' sub-parsers are not made (they would only serve the top-level help, a few milliseconds
+    of every command's start)."""
     top = argparse.ArgumentParser(prog="attnkit", description="Learn transformer self-attention with numpy: "
                                   "exercises checked in a sandbox, class grading, quizzes.")
     top.add_argument("--version", action="version", version=f"attnkit {_version()}")
     verbs = top.add_subparsers(dest="verb", metavar="COMMAND")
-    for verb in installed():
+    for verb in (chosen,) if chosen in VERBS and _here(chosen) else installed():
         sub = verbs.add_parser(verb, help=VERBS[verb], description=VERBS[verb])
         if verb == chosen:
             importlib.import_module(f"attnkit.{verb}").add_arguments(sub)
@@ -83,9 +89,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str]) -> int:
     chosen = argv[0] if argv and not argv[0].startswith("-") else None
-    here = installed()
-    if chosen in VERBS and chosen not in here:
-        print(NOT_INSTALLED.format(verb=chosen, verbs=", ".join(here)), file=sys.stderr)
+    if chosen in VERBS and not _here(chosen):
+        print(NOT_INSTALLED.format(verb=chosen, verbs=", ".join(installed())), file=sys.stderr)
         return 2
     from grader.curriculum import CourseFilesError
 
