@@ -16,9 +16,9 @@ import stat
 import sys
 from pathlib import Path
 
-# What only making a copy needs (hashlib, shutil, tempfile, grader.files) is imported where a copy is made:
+# What only finding or making a copy needs (hashlib, shutil, tempfile, grader.files) is imported where it is used:
 # attnkit check starts the zygote through this module before anything else, and a readable standard library
-# (the common case) needs none of it.
+# (the common case) needs none of it; an existing copy needs no grader.files (and its dataclasses).
 
 SKIPPED = {"site-packages", "dist-packages", "__pycache__", "test", "tests", "idlelib", "turtledemo", "ensurepip",
            "lib2to3", "tkinter"}
@@ -123,11 +123,8 @@ def readable_stdlib(base: str | None = None) -> str | None:
 def shared_copy() -> str:
     """``<tmp>/attnkit-stdlib-<uid>-<digest of this Python>/stdlib``, made atomically (a rename) and used
     only when it is a folder of ours that nobody else may write to; a private copy otherwise."""
-    import atexit
     import hashlib
     import tempfile
-
-    from ... import files
 
     source = stdlib_dir()
     digest = hashlib.sha256(f"{source}\0{sys.version}\0{os.stat(source).st_mtime_ns}".encode()).hexdigest()[:16]
@@ -141,7 +138,13 @@ def shared_copy() -> str:
         try:
             os.rename(staging, folder)
         except OSError:  # another process made it first (or something else sits there)
+            from ... import files
+
             files.remove(staging)
+    import atexit
+
+    from ... import files
+
     folder = Path(tempfile.mkdtemp(prefix="attnkit-stdlib-"))  # something untrusted holds the name
     atexit.register(files.remove, folder)
     return copy_stdlib(source, str(folder / COPY_NAME))
