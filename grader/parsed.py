@@ -55,8 +55,17 @@ def load(path: Path, check: Callable[[Any], None] | None = None, checked_by: tup
         raise NotYaml(" ".join(str(error).split())) from None
     if check is not None:
         check(value)  # what it raises is never cached: a broken file is refused alike at every run
-    parse_cache.write(path, digest, value)
+    if _still(path, data):  # kept only under the digest of the bytes that were parsed
+        parse_cache.write(path, digest, value)
     return value
+
+
+def _still(path: Path, data: bytes) -> bool:
+    """Whether the file ``path`` still holds ``data`` (it was not written to while it was parsed)."""
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def write_copy(path: Path) -> bool:

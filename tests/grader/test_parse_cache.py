@@ -132,3 +132,20 @@ def test_a_broken_curriculum_gives_its_exact_message_after_a_valid_one_was_kept(
         messages.append(str(refused.value))
     assert messages[0] == messages[1] and "'title' is missing" in messages[0]
     assert json.loads(next((tmp_path / "warm").iterdir()).read_text(encoding="utf-8"))["data"]["exercises"]
+
+
+def test_a_file_written_to_while_it_was_read_is_not_kept(tmp_path, cache, monkeypatch):
+    path = tmp_path / "values.yaml"
+    path.write_text("a: 1\n", encoding="utf-8")
+    real = yaml.load
+
+    def edit_then_parse(*args, **kwargs):
+        path.write_text("a: 2\n", encoding="utf-8")  # an editor saving between the digest and the parse
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(yaml, "load", edit_then_parse)
+    assert parsed.load(path) == {"a": 2}
+    assert not cache.exists()  # {"a": 2} under the digest of "a: 1" would answer wrongly for "a: 1"
+    monkeypatch.setattr(yaml, "load", real)
+    path.write_text("a: 1\n", encoding="utf-8")
+    assert parsed.load(path) == {"a": 1}
