@@ -2,12 +2,13 @@
 
 Where no build shipped a parsed copy (the project's checkout), every ``attnkit check`` would import the YAML library,
 parse the curriculum and the document values and check the curriculum against its schema again. The first run
-writes what it parsed and checked into ``__pycache__`` beside this package's bytecode; the next runs read that
-instead while the file is unchanged. An entry is named by the sha256 of everything its verdict rests on: the file's
-bytes and the files that checked it (the schema, its checker); an edited file, schema or checker is a different
-name, so an entry is never used for another content. Only data that passed its check is written: a broken file is
-parsed and refused again at every run, with the same message. Writing is best effort (a read-only install keeps
-reading the file itself); each file keeps one entry (writing one removes that file's older ones).
+writes what it parsed and checked into the ``__pycache__`` beside the file (where its folder's bytecode goes); the
+next runs read that instead while the file is unchanged. An entry is named by the sha256 of everything its verdict
+rests on: the file's bytes and the files that checked it (the schema, its checker); an edited file, schema or
+checker is a different name, so an entry is never used for another content. Only data that passed its check is
+written: a broken file is parsed and refused again at every run, with the same message. Writing is best effort (a
+read-only install keeps reading the file itself); each file keeps one entry (writing one removes the older ones of
+that file's name in that folder).
 """
 from __future__ import annotations
 
@@ -22,9 +23,10 @@ from typing import Any
 FORMAT = b"attnkit-parse-cache 1\n"
 
 
-def folder() -> Path:
-    """Where the entries are: the ``__pycache__`` of this package's bytecode (``sys.pycache_prefix`` honoured)."""
-    return Path(importlib.util.cache_from_source(__file__)).parent
+def folder(path: Path) -> Path:
+    """Where the entries of the file ``path`` are: the bytecode folder of the folder holding it (``__pycache__`` beside
+    it, or its place under ``sys.pycache_prefix``), so that files of other folders never share or evict them."""
+    return Path(importlib.util.cache_from_source(str(path.with_suffix(".py")))).parent
 
 
 def key(data: bytes, checked_by: tuple[Path, ...] = ()) -> str:
@@ -37,7 +39,7 @@ def key(data: bytes, checked_by: tuple[Path, ...] = ()) -> str:
 
 
 def _entry(path: Path, digest: str) -> Path:
-    return folder() / f"{path.name}.{digest}.json"
+    return folder(path) / f"{path.name}.{digest}.json"
 
 
 def read(path: Path, digest: str) -> tuple[bool, Any]:
