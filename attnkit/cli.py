@@ -33,19 +33,27 @@ NOT_INSTALLED = "attnkit {verb}: not part of this installation (the student rele
 # multi-threaded BLAS would only make the processes fight. Set before numpy is imported.
 from grader.sandbox import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
 
+from . import early  # noqa: E402
+
 
 def installed() -> tuple[str, ...]:
     """The verbs whose package is here, in the order of ``VERBS``."""
-    return tuple(verb for verb in VERBS if importlib.util.find_spec(f"attnkit.{verb}") is not None)
+    return tuple(verb for verb in VERBS if _here(verb))
+
+
+def _here(verb: str) -> bool:
+    return importlib.util.find_spec(f"attnkit.{verb}") is not None
 
 
 def parser(chosen: str | None = None) -> argparse.ArgumentParser:
-    """The ``attnkit`` parser; only the ``chosen`` verb's package is imported to add its arguments."""
+    """The ``attnkit`` parser; only the ``chosen`` verb's package is imported to add its arguments. With an installed
+    verb chosen, the others' sub-parsers are not made (they would only serve the top-level help, a few milliseconds
+    of every command's start)."""
     top = argparse.ArgumentParser(prog="attnkit", description="Learn transformer self-attention with numpy: "
                                   "exercises checked in a sandbox, class grading, quizzes.")
     top.add_argument("--version", action="version", version=f"attnkit {_version()}")
     verbs = top.add_subparsers(dest="verb", metavar="COMMAND")
-    for verb in installed():
+    for verb in (chosen,) if chosen in VERBS and _here(chosen) else installed():
         sub = verbs.add_parser(verb, help=VERBS[verb], description=VERBS[verb])
         if verb == chosen:
             importlib.import_module(f"attnkit.{verb}").add_arguments(sub)
@@ -72,10 +80,17 @@ def main(argv: list[str] | None = None) -> int:
     for name, value in SINGLE_THREADED.items():
         os.environ.setdefault(name, value)
     argv = sys.argv[1:] if argv is None else list(argv)
+    early.start(argv)  # before anything else: the sandbox's zygote loads numpy while this process works
+    try:
+        return _run(argv)
+    finally:
+        early.discard()  # a zygote started for a verb that stopped before checking anything
+
+
+def _run(argv: list[str]) -> int:
     chosen = argv[0] if argv and not argv[0].startswith("-") else None
-    here = installed()
-    if chosen in VERBS and chosen not in here:
-        print(NOT_INSTALLED.format(verb=chosen, verbs=", ".join(here)), file=sys.stderr)
+    if chosen in VERBS and not _here(chosen):
+        print(NOT_INSTALLED.format(verb=chosen, verbs=", ".join(installed())), file=sys.stderr)
         return 2
     from grader.curriculum import CourseFilesError
 

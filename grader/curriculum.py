@@ -83,18 +83,19 @@ def exercises() -> tuple[Exercise, ...]:
 def load_data(path: Path) -> dict:
     """The YAML of a curriculum file (through its parsed copy in a built kit: ``grader.parsed``), checked against the
     schema."""
+    from . import schema_subset
     from .parsed import NotYaml, load
-    from .schema_subset import first_error
 
-    try:
-        data = load(path)
+    def check(data) -> None:
+        found = schema_subset.first_error(data, json.loads(SCHEMA.read_text(encoding="utf-8")))
+        if found:
+            where, what = found
+            raise CurriculumError(f"{path}: {_place(data, where)}{what} (see {SCHEMA.name})")
+
+    try:  # checked once per content of the file, the schema and its checker (grader.parse_cache)
+        return load(path, check, checked_by=(SCHEMA, Path(schema_subset.__file__)))
     except NotYaml as error:
         raise CurriculumError(f"{path}: not valid YAML: {error}") from None
-    found = first_error(data, json.loads(SCHEMA.read_text(encoding="utf-8")))
-    if found:
-        where, what = found
-        raise CurriculumError(f"{path}: {_place(data, where)}{what} (see {SCHEMA.name})")
-    return data
 
 
 def _place(data, where: tuple) -> str:

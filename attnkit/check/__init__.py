@@ -47,9 +47,12 @@ def main(exercises: list[str] | None = None, impl: str | Path = "exercises", tim
     if not impl.is_dir():
         print(NO_IMPL.format(path=impl), file=sys.stderr)
         return 2
+    from attnkit import early
     from grader.sandbox import launch_early
 
-    launched = launch_early()  # first thing: the zygote loads numpy on one core while this process imports on the other
+    # first thing (when the command line did not already): the zygote loads numpy on one core while this process
+    # imports on the other
+    launched = early.take() or launch_early()
     from grader.sandbox import Limits, Sandbox
 
     with Sandbox(Limits(timeout=timeout), launched=launched) as sandbox:

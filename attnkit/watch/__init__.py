@@ -58,6 +58,7 @@ def main(impl: str | Path = "exercises", timeout: float = TIMEOUT_SECONDS, inter
          rounds: int | None = None, sleep: Callable[[float], None] = time.sleep) -> int:
     """Watch ``impl``; ``rounds`` (for tests) stops after that many polls."""
     out = out or sys.stdout
+    from attnkit import early
     from attnkit.arguments import exercises_folder
     from attnkit.check import NO_IMPL, check_and_report
     from grader import curriculum
@@ -76,7 +77,7 @@ def main(impl: str | Path = "exercises", timeout: float = TIMEOUT_SECONDS, inter
         check_and_report(modules, sandbox, exercises, out, time.perf_counter())
 
     try:
-        with Sandbox(Limits(timeout=timeout)) as sandbox:
+        with Sandbox(Limits(timeout=timeout), launched=early.take()) as sandbox:
             print(FIRST.format(clock=time.strftime("%H:%M:%S")), file=out)
             check(curriculum.ids())
             while rounds is None or polls < rounds:

@@ -25,6 +25,7 @@ _PUBLIC = {
     "MEMORY_MB": ("host.limits", "MEMORY_MB"),
     "STUDENT_SECONDS": ("host.limits", "STUDENT_SECONDS"),
     "launch_early": ("host.launch", "launch"),
+    "Launched": ("host.launch", "Launched"),
     "SINGLE_THREADED": ("host.affinity", "SINGLE_THREADED"),
     "MachineNotReady": ("host.preflight", "MachineNotReady"),
     "TempUnreachable": ("host.preflight", "TempUnreachable"),
@@ -66,6 +67,7 @@ if TYPE_CHECKING:  # the same names, for the type checker (at run time they load
     from .host.inprocess import in_process as in_process
     from .host.inprocess import trusted_transport as trusted_transport
     from .host.kernel import kernel_implementation as kernel_implementation
+    from .host.launch import Launched as Launched
     from .host.launch import launch as launch_early  # noqa: F401
     from .host.limits import MEMORY_MB as MEMORY_MB
     from .host.limits import STUDENT_SECONDS as STUDENT_SECONDS

@@ -32,3 +32,19 @@ def test_the_top_level_help_lists_every_installed_verb(capsys):
     assert cli.main([]) == 0
     listed = capsys.readouterr().out
     assert all(f"\n    {verb} " in listed or f"\n    {verb}\n" in listed for verb in cli.installed())
+
+
+def _verbs_made(top) -> set[str]:
+    return {verb for action in top._subparsers._group_actions for verb in action.choices}
+
+
+def test_a_chosen_verb_gets_only_its_own_sub_parser_and_the_same_usage(capsys):
+    assert _verbs_made(cli.parser("check")) == {"check"}
+    assert _verbs_made(cli.parser(None)) == set(cli.installed())
+    assert _verbs_made(cli.parser("no-such-verb")) == set(cli.installed())  # its error lists every verb
+    assert cli.main(["check", "--no-such-option"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("usage: attnkit check ") and "unrecognized arguments: --no-such-option" in error
+    assert cli.main(["chek"]) == 2
+    refused = capsys.readouterr().err
+    assert "invalid choice: 'chek'" in refused and all(f"'{verb}'" in refused for verb in cli.installed())

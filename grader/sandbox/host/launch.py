@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import socket
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import preflight
@@ -31,16 +31,26 @@ def numpy_paths() -> tuple[str, list[str]]:
     return site, roots
 
 
-@dataclass
 class Launched:
-    """A started zygote: its process and our end of its control socket, and what its children may read."""
+    """A started zygote: its process and our end of its control socket, and what its children may read (a plain
+    class: importing ``dataclasses``, or making a named tuple, would delay the start of the zygote by milliseconds)."""
 
-    process: subprocess.Popen
-    control: socket.socket
-    site: str
-    numpy_roots: list[str]
-    user: tuple[int, int] | None
-    stdlib: str | None
+    __slots__ = ("process", "control", "site", "numpy_roots", "user", "stdlib")
+
+    def __init__(self, process: subprocess.Popen, control: socket.socket, site: str, numpy_roots: list[str],
+                 user: tuple[int, int] | None, stdlib: str | None):
+        self.process, self.control, self.site, self.numpy_roots = process, control, site, numpy_roots
+        self.user, self.stdlib = user, stdlib
+
+    def stop(self) -> None:
+        """End a zygote nobody used (the command stopped before checking anything): killed, reaped, socket closed."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:  # exited between the poll and the kill
+                pass
+        self.process.wait()
+        self.control.close()
 
 
 def launch(stdlib: str | None = None) -> Launched:

@@ -10,17 +10,15 @@ test suites) that children import from instead.
 """
 from __future__ import annotations
 
-import atexit
-import hashlib
 import os
 import pwd
-import shutil
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
-from ... import files
+# What only finding or making a copy needs (hashlib, shutil, tempfile, grader.files) is imported where it is used:
+# attnkit check starts the zygote through this module before anything else, and a readable standard library
+# (the common case) needs none of it; an existing copy needs no grader.files (and its dataclasses).
 
 SKIPPED = {"site-packages", "dist-packages", "__pycache__", "test", "tests", "idlelib", "turtledemo", "ensurepip",
            "lib2to3", "tkinter"}
@@ -115,6 +113,8 @@ def readable_stdlib(base: str | None = None) -> str | None:
     if base is None:
         return shared_copy()
     if base not in _copies:
+        import tempfile
+
         folder = tempfile.mkdtemp(prefix="attnkit-stdlib-", dir=base)
         _copies[base] = copy_stdlib(stdlib_dir(), os.path.join(folder, COPY_NAME))
     return _copies[base]
@@ -123,6 +123,9 @@ def readable_stdlib(base: str | None = None) -> str | None:
 def shared_copy() -> str:
     """``<tmp>/attnkit-stdlib-<uid>-<digest of this Python>/stdlib``, made atomically (a rename) and used
     only when it is a folder of ours that nobody else may write to; a private copy otherwise."""
+    import hashlib
+    import tempfile
+
     source = stdlib_dir()
     digest = hashlib.sha256(f"{source}\0{sys.version}\0{os.stat(source).st_mtime_ns}".encode()).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / f"attnkit-stdlib-{os.geteuid()}-{digest}"
@@ -135,7 +138,13 @@ def shared_copy() -> str:
         try:
             os.rename(staging, folder)
         except OSError:  # another process made it first (or something else sits there)
+            from ... import files
+
             files.remove(staging)
+    import atexit
+
+    from ... import files
+
     folder = Path(tempfile.mkdtemp(prefix="attnkit-stdlib-"))  # something untrusted holds the name
     atexit.register(files.remove, folder)
     return copy_stdlib(source, str(folder / COPY_NAME))
@@ -155,6 +164,8 @@ def copy_stdlib(source: str, target: str) -> str:
     the installed one when others may read that file (only a folder above it kept them out: the link lets them in,
     and changes nothing of the file, which stays its owner's to write), a copy of it (0644) otherwise or where
     no link can be made (another file system)."""
+    import shutil
+
     def ignore(folder, names):
         return [n for n in names if n in SKIPPED or (folder == source and n.startswith("config-"))]
 

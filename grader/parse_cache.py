@@ -1,0 +1,79 @@
+"""A checkout's cache of its YAML data files' data, parsed and checked once per content (used by ``grader.parsed``).
+
+Where no build shipped a parsed copy (the project's checkout), every ``attnkit check`` would import the YAML library,
+parse the curriculum and the document values and check the curriculum against its schema again. The first run
+writes what it parsed and checked into the ``__pycache__`` beside the file (where its folder's bytecode goes); the
+next runs read that instead while the file is unchanged. An entry is named by the sha256 of everything its verdict
+rests on: the file's bytes and the files that checked it (the schema, its checker); an edited file, schema or
+checker is a different name, so an entry is never used for another content. Only data that passed its check is
+written: a broken file is parsed and refused again at every run, with the same message. Writing is best effort (a
+read-only install keeps reading the file itself); each file keeps one entry (writing one removes the older ones of
+that file's name in that folder).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+FORMAT = b"attnkit-parse-cache 1\n"
+
+
+def folder(path: Path) -> Path:
+    """Where the entries of the file ``path`` are: the bytecode folder of the folder holding it (``__pycache__`` beside
+    it, or its place under ``sys.pycache_prefix``), so that files of other folders never share or evict them."""
+    return Path(importlib.util.cache_from_source(str(path.with_suffix(".py")))).parent
+
+
+def key(data: bytes, checked_by: tuple[Path, ...] = ()) -> str:
+    """The sha256 naming the entry of a file whose bytes are ``data``, checked by the files ``checked_by``."""
+    digest = hashlib.sha256(FORMAT)
+    for part in (data, *(path.read_bytes() for path in checked_by)):
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def _entry(path: Path, digest: str) -> Path:
+    return folder(path) / f"{path.name}.{digest}.json"
+
+
+def read(path: Path, digest: str) -> tuple[bool, Any]:
+    """(True, the data) when an entry for the file ``path`` with this ``digest`` is there and whole; else (False, None)
+    (no entry, half a file, not JSON)."""
+    try:
+        found = json.loads(_entry(path, digest).read_bytes())
+    except (OSError, ValueError):
+        return False, None
+    if isinstance(found, dict) and found.get("key") == digest and "data" in found:
+        return True, found["data"]
+    return False, None
+
+
+def write(path: Path, digest: str, data: Any) -> None:
+    """Keep ``data`` (parsed from the file ``path``, and checked) under ``digest``; nothing when JSON does not carry it
+    as it is (a date, a key that is no string) or the folder cannot be written."""
+    text = json.dumps({"key": digest, "data": data}, ensure_ascii=False, separators=(",", ":"), default=repr)
+    if json.loads(text)["data"] != data:
+        return
+    entry = _entry(path, digest)
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=entry.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, entry)  # whole or absent: a reader never sees half an entry
+        except BaseException:
+            os.unlink(temporary)
+            raise
+        for older in entry.parent.iterdir():  # the same file's entries for other contents (names of equal length)
+            if older != entry and older.name.startswith(f"{path.name}.") and len(older.name) == len(entry.name) \
+                    and older.suffix == ".json":
+                older.unlink(missing_ok=True)
+    except OSError:
+        return
