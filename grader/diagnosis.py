@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -348,6 +348,7 @@ def _holds_object(value: Any) -> bool:
     their exact type, without a call each: a parameter tree of tens of arrays is one loop per dict."""
     if isinstance(value, RefObject):
         return True
+    items: Iterable[Any]
     if isinstance(value, (tuple, list)):
         items = value
     elif isinstance(value, dict):

@@ -10,7 +10,7 @@ caches cross by value: ``standin.mark_caches``), refuses a call whose estimated 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -37,6 +37,7 @@ class Siblings:
 def _has_handle(value: Any) -> bool:
     if isinstance(value, wire.Handle):
         return True
+    items: Iterable[Any]
     if isinstance(value, dict):
         items = value.values()
     elif isinstance(value, (tuple, list)):
