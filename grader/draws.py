@@ -20,17 +20,16 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .sandbox import MAX_DEPTH
+from .sandbox import LEAVES, MAX_DEPTH
 
 GENERATORS = (np.random.Generator, np.random.RandomState)
-_FLAT = frozenset((np.ndarray, int, float, bool, str, type(None)))   # what holds no generator
 
 
 def holds(value: Any, depth: int = 0) -> bool:
     """True when ``value`` is, or holds in its tuples, lists and dicts (at most ``MAX_DEPTH`` deep), a generator
     (asked of every reference call a check makes: arrays and numbers are passed over first)."""
     kind = type(value)
-    if kind in _FLAT:
+    if kind in LEAVES:   # what holds no generator
         return False
     if isinstance(value, GENERATORS):
         return True
@@ -41,7 +40,7 @@ def holds(value: Any, depth: int = 0) -> bool:
     elif not isinstance(value, (tuple, list)):
         return False
     for item in value:
-        if type(item) not in _FLAT and holds(item, depth + 1):
+        if type(item) not in LEAVES and holds(item, depth + 1):
             return True
     return False
 

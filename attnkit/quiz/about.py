@@ -5,8 +5,8 @@ validating every bank for that costs more CPU than the rest of the check's own s
 (the student release) writes ``quizzes/about.json`` beside them: the sha256 of each bank file and, in the loaded
 banks' order, each question's id with the mistakes and tags it is about. While the shipped banks are exactly the ones
 indexed (the same names, the same bytes) the index answers; otherwise (an edited bank, the project's checkout, which
-ships none) the index the last load of these banks left in the per-user folder answers (:func:`remember`), and
-failing that the banks are loaded as before.
+ships none) the index the last load of these same banks kept answers (:func:`remember`: ``grader.parse_cache``, the
+``__pycache__`` beside the banks), and failing that the banks are loaded as before.
 """
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from pathlib import Path
 from .shipped import default_dir, default_files
 
 INDEX_NAME = "about.json"
-CACHE_FOLDER = "cache"  # in the per-user attnkit folder (attnkit.userdata.home)
 
 
 def _digests(files: list[Path]) -> dict[str, str]:
@@ -41,44 +40,39 @@ def write_index(folder: Path) -> bool:
 
 def indexed() -> list[tuple[str, set[str]]] | None:
     """(question id, the mistakes and tags it is about) of every shipped question, in the banks' order, from the
-    shipped index or else the remembered one; None without an index of the shipped banks as they are."""
+    shipped index or else the one kept for these banks' bytes; None without an index of the shipped banks as they
+    are."""
+    files = default_files()
     try:
-        digests = _digests(default_files())
-    except OSError:
+        index = json.loads((default_dir() / INDEX_NAME).read_bytes())
+        if index["banks"] == _digests(files):
+            return [(qid, set(about)) for qid, about in index["about"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # none shipped (the checkout), or not for these banks
+    from grader import parse_cache
+
+    try:
+        found, about = parse_cache.read(default_dir() / INDEX_NAME, _key(files))
+    except OSError:   # a bank that cannot be read: loading the banks says which
         return None
-    for path in (default_dir() / INDEX_NAME, _cache_file()):
-        try:
-            index = json.loads(path.read_bytes())
-            if index["banks"] == digests:
-                return [(qid, set(about)) for qid, about in index["about"]]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-    return None
+    return [(qid, set(subjects)) for qid, subjects in about] if found else None
 
 
-def remember(digests: dict[str, str], listed: list[tuple[str, set[str]]]) -> None:
-    """Keep ``listed`` (what :func:`indexed` returns) of the shipped banks whose files had ``digests`` when they were
-    loaded, for the next :func:`indexed` (in the per-user folder: the checkout ships no index). Best effort: a folder
-    that cannot be written only means the banks are loaded again next time."""
-    from attnkit import atomic
+def remember(files: list[Path], listed: list[tuple[str, set[str]]]) -> None:
+    """Keep ``listed`` (what :func:`indexed` returns), loaded from the bank ``files``, for the next :func:`indexed`
+    while those files hold the same bytes (``grader.parse_cache``; best effort: an unwritable folder only means the
+    banks are loaded again next time)."""
+    from grader import parse_cache
 
-    path = _cache_file()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_text(path, json.dumps({"banks": digests, "about": [[qid, sorted(about)]
-                                                                                 for qid, about in listed]}))
+        key = _key(files)
     except OSError:
-        pass
+        return
+    parse_cache.write(default_dir() / INDEX_NAME, key, [[qid, sorted(about)] for qid, about in listed])
 
 
-def shipped_digests() -> dict[str, str]:
-    """The sha256 of each shipped bank file, by name (what an index is valid for)."""
-    return _digests(default_files())
+def _key(files: list[Path]) -> str:
+    """The cache key of an index of the bank ``files``: their names and bytes."""
+    from grader import parse_cache
 
-
-def _cache_file() -> Path:
-    """The remembered index of the banks in :func:`default_dir` (one per banks' folder)."""
-    from attnkit.userdata import home
-
-    folder = hashlib.sha256(str(default_dir().resolve()).encode()).hexdigest()[:16]
-    return home() / CACHE_FOLDER / f"about-{folder}.json"
+    return parse_cache.key(json.dumps([path.name for path in files]).encode(), tuple(files))

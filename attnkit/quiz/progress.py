@@ -279,10 +279,10 @@ def questions_about(ids, bank=None) -> dict[str, str]:
     if listed is None:
         from .bank import load_bank
 
-        digests = about.shipped_digests() if bank is None else None
+        files = about.default_files() if bank is None else None
         listed = [(question.id, {*question.mistakes, *question.tags}) for question in (bank or load_bank()).questions]
-        if digests is not None:  # the shipped banks, loaded: the next check need not load them again
-            about.remember(digests, listed)
+        if files is not None:  # the shipped banks, loaded: the next check need not load them again
+            about.remember(files, listed)
     found = {}
     for qid, subjects in listed:
         hit = next((item for item in wanted if item in subjects), None)

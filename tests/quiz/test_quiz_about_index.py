@@ -51,14 +51,15 @@ def test_broken_banks_get_no_index(tmp_path, monkeypatch):
 
 
 def test_without_a_shipped_index_the_last_load_is_remembered(tmp_path, monkeypatch):
-    """The checkout ships no index: the first question about a mistake loads the banks and keeps their index in the
-    per-user folder; the next one answers from it without loading a bank; an edited bank is loaded again."""
+    """The checkout ships no index: the first question about a mistake loads the banks and keeps their index for
+    those bytes (the __pycache__ beside the banks); the next one answers from it without loading a bank; an edited
+    bank is loaded again. Nothing goes to the per-user folder."""
     folder = banks_in(tmp_path, monkeypatch)
     monkeypatch.setenv("ATTNKIT_HOME", str(tmp_path / "home"))
     expected = progress.questions_about(ASKED, load_bank())
     assert about.indexed() is None
     assert progress.questions_about(ASKED) == expected   # loads the banks, and remembers
-    assert list((tmp_path / "home" / about.CACHE_FOLDER).glob("about-*.json"))
+    assert list((folder / "__pycache__").glob(f"{about.INDEX_NAME}.*.json"))
 
     def not_loaded(*args, **kwargs):
         raise AssertionError("the banks were loaded although their index was remembered")
@@ -69,13 +70,14 @@ def test_without_a_shipped_index_the_last_load_is_remembered(tmp_path, monkeypat
     bank = folder / "softmax.yaml"
     bank.write_text(bank.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert about.indexed() is None   # another bank than remembered
+    (folder / "softmax.yaml").rename(folder / "zz.yaml")
+    assert about.indexed() is None   # the same bytes under another name: another order of the banks
+    assert not (tmp_path / "home").exists()
 
 
-def test_an_unwritable_home_only_costs_a_load(tmp_path, monkeypatch):
-    banks_in(tmp_path, monkeypatch)
-    blocker = tmp_path / "home"
-    blocker.write_text("a file where the folder would be", encoding="utf-8")
-    monkeypatch.setenv("ATTNKIT_HOME", str(blocker))
+def test_an_unwritable_folder_only_costs_a_load(tmp_path, monkeypatch):
+    folder = banks_in(tmp_path, monkeypatch)
+    (folder / "__pycache__").write_text("a file where the folder would be", encoding="utf-8")
     expected = progress.questions_about(ASKED, load_bank())
     assert progress.questions_about(ASKED) == expected
     assert about.indexed() is None
