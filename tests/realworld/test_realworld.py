@@ -140,3 +140,17 @@ def test_held_out_set_3_is_well_formed():
     assert {e.exercise for e in entries} == set(measure.exercise_modules())
     known = set(mistakes.all_mistakes()) | {m.id for m in of_module(generic)}
     assert {e.mistake for e in buggy} <= known, {e.mistake for e in buggy} - known
+
+
+def test_held_out_set_4_is_well_formed():
+    """Held-out set #4 (written after the 2026-11-27 mechanisms were frozen: numbers diagnosed as arrays, draws from a
+    generator diagnosed on copies, check diagnosing the failure it shows): 10 buggy entries in training, sampling and
+    gpt and 2 correct ones, every expected id defined. Measured when written: 10/10 caught in their own exercise,
+    6/10 named, cascade 0 (the closing note of that stop says why the other four were not)."""
+    from grader import mistakes
+
+    entries = measure.load_corpus(Path(__file__).with_name("heldout4"))
+    buggy = [e for e in entries if e.mistake]
+    assert len(buggy) == 10 and len(entries) - len(buggy) == 2
+    assert {e.exercise for e in entries} == {"training", "sampling", "gpt"}
+    assert {e.mistake for e in buggy} <= set(mistakes.all_mistakes())
