@@ -87,7 +87,7 @@ def values_held(active: bool = True) -> Iterator[list[CheckFailed]]:
     collected in the list yielded, and the check goes on to judge its own property (its dtype, its inputs left
     untouched, its ValueError, its memory). The single executor then holds its points (``grader.runner``)."""
     held: list[CheckFailed] = []
-    token = _held.set(held if active else None)  # per thread: `attnkit check` runs two exercises at once
+    token = _held.set(held if active else None)  # per thread: `attnkit check` runs exercises at once
     try:
         yield held
     finally:

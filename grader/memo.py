@@ -32,7 +32,7 @@ def size_of(value: Any, depth: int = 0) -> int:
 
 class Memo:
     """``key -> value``, at most ``limit`` bytes (:func:`size_of` unless the caller states a size); thread-safe
-    (``attnkit check`` runs two exercises at once). A value larger than the limit is not kept."""
+    (``attnkit check`` runs exercises at once). A value larger than the limit is not kept."""
 
     def __init__(self, limit: int):
         self.limit = limit

@@ -15,6 +15,7 @@ import importlib
 import inspect
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -23,6 +24,7 @@ import numpy as np
 from . import curriculum
 from .calls import Call, Namespace
 from .interfaces import ReferenceKind
+from .kept_results import Kept
 from .memo import MISSING, Memo
 from .sandbox import MAX_DEPTH
 
@@ -116,6 +118,7 @@ class ResultCache:
     def __init__(self, limit: int = CACHE_BYTES):
         self.enabled = True  # off where one submission is checked (``attnkit check``): calls rarely repeat there
         self.memo = Memo(limit)
+        self.kept: Kept | None = None  # results kept between runs (``attnkit check`` in the checkout: ``checking``)
 
     @property
     def hits(self) -> int:
@@ -128,17 +131,25 @@ class ResultCache:
     def call(self, call: Call, function: Callable) -> Any:
         """``function(*call.args, **call.kwargs)``, from the cache when the same call was answered before."""
         args, kwargs = call.args, call.kwargs
-        key = call.digest if self.enabled else None
+        kept = self.kept
+        key = call.digest if self.enabled or kept is not None else None
         if key is not None:
-            found = self.memo.get(key)
+            found = self.memo.get(key) if self.enabled else MISSING
             if found is not MISSING:
                 return _fresh(found)
+            if kept is not None:
+                found = kept.get(call.module, key)
+                if found is not MISSING:
+                    return found
         result = function(*args, **kwargs)
         frozen = _frozen(result, _Inputs(_arrays(args) + _arrays(list(kwargs.values()))))
         if frozen is _NOT_KEPT:
             return result
         if key is not None:   # the result read-only all the same where nothing is kept
-            self.memo.put(key, frozen)
+            if self.enabled:
+                self.memo.put(key, frozen)
+            if kept is not None:
+                kept.add(call.module, key, frozen)
         return _fresh(frozen)
 
 
@@ -152,6 +163,10 @@ class LiveReference(Namespace):
     def __init__(self, modules: dict[str, ModuleType], cache: ResultCache):
         self._modules, self._cache = modules, cache
         self._memoised: dict[tuple[str, str], bool] = {}   # (module, name) -> a plain function (memoised)
+
+    def sources(self) -> dict[str, Path]:
+        """Each reference module's source file, by module."""
+        return {name: Path(module.__file__) for name, module in self._modules.items() if module.__file__}
 
     def resolve(self, module: str, function: str) -> None:
         if not callable(self.function(module, function)):
@@ -193,6 +208,21 @@ def unmemoised() -> Iterator[None]:
         yield
     finally:
         cache().enabled = before
+
+
+@contextmanager
+def checking() -> Iterator[None]:
+    """The reference as one ``attnkit check`` (or ``watch``) run asks it, for a block: without its memo
+    (:func:`unmemoised`), and from the results earlier runs kept (``grader.kept_results``); what the block computed
+    anew is kept at its end."""
+    with unmemoised():
+        before, cache().kept = cache().kept, Kept(reference().sources())
+        try:
+            yield
+        finally:
+            kept, cache().kept = cache().kept, before
+            if kept is not None:
+                kept.save()
 
 
 @lru_cache(maxsize=1)

@@ -36,7 +36,9 @@ SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 
 REPLAY_SOURCES = tuple(Path(__file__).with_name(name) for name in ("replay.py", "recording.py"))
 MISTAKES = Path(curriculum.__file__).with_name("mistakes")
-REPLACED_GRADER_MODULES = {"reference.py"}
+# the trusted side's modules a release does not get: the reference (generated anew: it replays the recording) and the
+# results the checkout's runs keep of it
+LEFT_OUT_GRADER_MODULES = {"reference.py", "kept_results.py"}
 MISTAKE_TAGS = re.compile(r"^(?P<indent>[ \t]+)mistakes: \[(?P<ids>[^\]]*)\]\n", re.MULTILINE)
 
 
@@ -110,7 +112,7 @@ def write_grader(target: Path, sources: Sources, hidden: set[str], chosen: tuple
             (target / path.name).write_text(curriculum.subset_text(chosen, for_students=True), encoding="utf-8")
         elif path.is_file() and path.suffix in (".yaml", ".json", ".npz"):   # .npz: the shipped tiny GPT-2
             shutil.copyfile(path, target / path.name)
-        elif path.is_file() and path.suffix == ".py" and path.name not in REPLACED_GRADER_MODULES:
+        elif path.is_file() and path.suffix == ".py" and path.name not in LEFT_OUT_GRADER_MODULES:
             if not leaks.solution_imports(path.read_text(encoding="utf-8")):
                 shutil.copyfile(path, target / path.name)
     for data in sorted(target.glob("*.yaml")):   # the curriculum, the document values: read without the YAML parser

@@ -30,8 +30,8 @@ def reference():
 
 
 @contextmanager
-def unmemoised():
-    """As the project's ``unmemoised``: nothing to switch off here, a recording is read, not computed."""
+def checking():
+    """As the project's ``checking``: nothing to switch on or off here, a recording is read, not computed."""
     yield
 '''
 

@@ -24,7 +24,7 @@ def check(points: float, task: int = 1, visibility: str = "visible", heavy: bool
     (``grader.runner.execute``), so a wrong value costs points in the value checks only.
 
     ``heavy``: the check takes far longer than the others (a memory check at n in the thousands);
-    ``attnkit check``, which checks two exercises at once, starts the exercises holding one first.
+    ``attnkit check``, which checks several exercises at once, starts the exercises holding one first.
 
     ``hidden`` checks are left out of the student release and shown to students only after
     grading (Gradescope ``after_published``); nbgrader puts them between HIDDEN TESTS markers.

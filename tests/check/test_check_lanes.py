@@ -1,4 +1,4 @@
-"""``attnkit check`` checks two exercises at once: the same results as one at a time, in the curriculum's order,
+"""``attnkit check`` checks several exercises at once: the same results as one at a time, in the curriculum's order,
 and a table whose columns line up whatever the length of the exercise ids; the next exercise's child is started
 while the lanes work, and closed when no lane takes its exercise."""
 import io

@@ -71,6 +71,7 @@ def test_pyproject_installs_attnkit_without_the_solutions(release):
     assert "recorded/*.bin" in project["tool"]["setuptools"]["package-data"]["grader"]
     assert any(d.startswith("numpy") for d in project["project"]["dependencies"])
     assert not (release / "solutions").exists()
+    assert not (release / "grader" / "kept_results.py").exists()   # the checkout's kept reference results: its own
 
 
 def test_no_line_of_a_solution_body_is_in_the_release(release):

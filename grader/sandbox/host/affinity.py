@@ -8,8 +8,8 @@ conversation on one core (children inherit the affinity); ``attnkit grade --jobs
 worker i to core i, so N workers still use N cores. BLAS must then be single-threaded
 (``attnkit``'s command line sets ``OPENBLAS_NUM_THREADS=1`` before numpy loads; the zygote's
 environment always has it), or its threads would fight over the one core. ``attnkit check`` (and
-``watch``) is not pinned: it checks two exercises at once (``grader.runner.run_submission(lanes=2)``),
-a child on each core.
+``watch``) is not pinned: it checks several exercises at once (``grader.runner.run_submission(lanes=...)``),
+its children on both cores.
 """
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ class Zygote:
         # the machine's paths a child can see, named instead in what it reports (scrub.py)
         self.paths = {**machine_paths(), self.site: "<site-packages>", **dict.fromkeys(self.numpy_roots, "<numpy>"),
                       **({self.stdlib: "<python>"} if self.stdlib else {})}
-        self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs two lanes)
+        self._asking = threading.Lock()  # one question at a time on the control socket (``check`` runs lanes)
 
     def _ask(self, request: dict, fds: list[int] | tuple[int, ...] = ()) -> dict:
         with self._asking:
