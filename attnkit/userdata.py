@@ -78,6 +78,6 @@ def prepare(path: Path, which: Course | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     note = path.parent / COURSE_FILE
     if path.parent == course_home(which) and not note.exists():
-        from attnkit import atomic
+        from grader import atomic
 
         atomic.write_text(note, json.dumps({"format": "attnkit-course-state", "course": which.label}) + "\n")

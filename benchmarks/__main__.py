@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from attnkit import atomic  # noqa: E402  (no numpy behind it)
+from grader import atomic  # noqa: E402  (no numpy behind it)
 from grader.sandbox import SINGLE_THREADED  # noqa: E402  (no numpy behind it)
 
 for _name, _value in SINGLE_THREADED.items():

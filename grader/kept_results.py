@@ -27,14 +27,13 @@ import json
 import math
 import os
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from . import calls
+from . import atomic, calls
 from .calls import Unencodable, decode, encode
 from .memo import MISSING
 from .parse_cache import folder as bytecode_folder
@@ -210,14 +209,7 @@ def _write(path: Path, data: bytes) -> None:
     folder cannot be written."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        atomic.write_bytes(path, data, durable=False)
         stem = path.name.split(".results.")[0]
         for older in path.parent.glob(f"{stem}.results.*.bin"):
             if older != path:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from . import atomic
 
 FORMAT = b"attnkit-parse-cache 1\n"
 
@@ -63,14 +63,7 @@ def write(path: Path, digest: str, data: Any) -> None:
     entry = _entry(path, digest)
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=entry.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, entry)  # whole or absent: a reader never sees half an entry
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        atomic.write_bytes(entry, text.encode("utf-8"), durable=False)  # a reader never sees half an entry
         for older in entry.parent.iterdir():  # the same file's entries for other contents (names of equal length)
             if older != entry and older.name.startswith(f"{path.name}.") and len(older.name) == len(entry.name) \
                     and older.suffix == ".json":

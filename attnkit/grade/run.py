@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from attnkit import atomic
+from grader import atomic
 from grader.sandbox import MEMORY_MB, STUDENT_SECONDS, TIMEOUT_SECONDS
 
 from . import pipeline, records, scratch

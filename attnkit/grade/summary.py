@@ -6,7 +6,7 @@ import io
 from collections import Counter
 from pathlib import Path
 
-from attnkit import atomic
+from grader import atomic
 from grader.results import GRADER_ERROR, Note, NoteKind, SubmissionResult
 from grader.text import printable
 

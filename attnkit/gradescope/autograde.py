@@ -68,10 +68,9 @@ def run(root: Path, timeout: float = TIMEOUT_SECONDS, memory_mb: int = MEMORY_MB
     import sys
 
     import attnkit
-    from attnkit import atomic
     from attnkit.grade import main as grade
     from attnkit.grade import records
-    from grader import curriculum
+    from grader import atomic, curriculum
 
     out = out or sys.stdout
     print(GRADING_WITH.format(version=attnkit.__version__, folder=Path(attnkit.__file__).resolve().parent.parent,

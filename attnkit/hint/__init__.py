@@ -11,7 +11,8 @@ import json
 import sys
 from pathlib import Path
 
-from attnkit import atomic, userdata
+from attnkit import userdata
+from grader import atomic
 
 UNKNOWN = "attnkit hint: {error}"
 NO_TASK = "attnkit hint: exercise {exercise} has tasks {tasks}; there is no task {task}"

@@ -2,7 +2,7 @@
 
 Nothing is half-written: the notebooks are written into a hidden staging folder beside
 ``source/<assignment>/`` and swapped in with renames, and ``nbgrader_config.py`` is written
-atomically (``attnkit.atomic``). Everything else in the folder (``gradebook.db``,
+atomically (``grader.atomic``). Everything else in the folder (``gradebook.db``,
 ``release/``, ``submitted/``...) is left alone.
 """
 from __future__ import annotations
@@ -12,7 +12,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from attnkit import __version__, atomic
+from attnkit import __version__
+from grader import atomic
 
 ASSIGNMENT = "self_attention"
 COURSE_ID = "attnkit"

@@ -55,10 +55,9 @@ def main(impl: str | Path = "exercises", output: str | Path = DEFAULT_OUTPUT, fo
          out=None) -> int:
     """Write the hand-in zip; returns the exit status (0 written, 2 a user error)."""
     out = out or sys.stdout
-    from attnkit import atomic
     from attnkit.archive import zip_bytes
     from attnkit.arguments import exercises_folder
-    from grader import curriculum
+    from grader import atomic, curriculum
     from grader.runner import modules_dir_of
 
     found = exercises_folder(impl)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from attnkit import atomic
+from grader import atomic
 
 from .answers import Form, spellings
 from .arrange import arranged

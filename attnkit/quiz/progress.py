@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from attnkit import atomic, userdata
+from attnkit import userdata
+from grader import atomic
 
 from . import schedule
 from .schedule import LEITNER_DAYS, Kind, Rating

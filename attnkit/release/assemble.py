@@ -175,7 +175,7 @@ def write_mistakes(target: Path, chosen: tuple[str, ...]) -> None:
 def write_attnkit(target: Path, sources: Sources) -> None:
     """The CLI's shared modules and the students' verbs; the CLI says the others are not part of the release."""
     target.mkdir(parents=True)
-    for module in sorted(sources.attnkit.glob("*.py")):  # cli.py, atomic.py...: shared by the student verbs
+    for module in sorted(sources.attnkit.glob("*.py")):  # cli.py, userdata.py...: shared by the student verbs
         shutil.copyfile(module, target / module.name)
     for verb in SHIPPED_VERBS:
         if verb in SHIPPED_PARTS and (sources.attnkit / verb).is_dir():

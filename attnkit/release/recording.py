@@ -20,19 +20,19 @@ same bytes.
 
 A mistake's recorded output belongs to the module of the reference call it was recorded for.
 
-Self-contained (numpy and the standard library): the release copies it to ``grader/recording.py``.
+Self-contained (numpy, the standard library, ``grader.atomic`` and ``grader.curriculum``): the release copies it to
+``grader/recording.py``.
 """
 from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from grader import atomic
 from grader.curriculum import CourseFilesError
 
 FORMAT = 4   # 4: calls keyed by their digest (``replay.recorded_key``); the near calls' arguments in files of their own
@@ -161,7 +161,7 @@ class Store:
             named = sorted(set(digests(list(calls.values()))))
             files[module_file(module, part)] = dump({"calls": calls, "arrays": {d: table[d] for d in named}})
         for name, data in files.items():
-            _write_atomically(folder / name, data)
+            atomic.write_bytes(folder / name, data)
 
 
 def by_module(calls: dict) -> dict[tuple[str, str], dict]:
@@ -225,14 +225,3 @@ def pack(arrays: dict) -> tuple[bytes, dict]:
 def dump(tree: dict) -> bytes:
     return json.dumps(tree, sort_keys=True, separators=(",", ":")).encode()
 
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -21,7 +21,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from attnkit import atomic
+from grader import atomic
 from grader.mistakes.anchors import MARKER as ANCHOR
 
 BEGIN = re.compile(r"^(?P<indent>\s*)### BEGIN SOLUTION(?:\s+(?P<todo>.*\S))?\s*$")

@@ -6,7 +6,7 @@ from html import escape
 from importlib import resources
 from pathlib import Path
 
-from attnkit import atomic
+from grader import atomic
 
 from . import sections
 from .data import ClassReport, build

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from attnkit import atomic
+from grader import atomic
 
 from .errors import NO_MATPLOTLIB, OUTPUT_IS_FOLDER, OUTPUT_NO_FOLDER, OUTPUT_NOT_PNG, OUTPUT_NOT_WRITABLE, ShowError
 

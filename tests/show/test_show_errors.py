@@ -68,7 +68,7 @@ def test_unwritable_output_paths(tmp_path):
 def test_write_failure_leaves_no_partial_file(tmp_path, monkeypatch):
     """A write that fails half-way (disk full) is reported and leaves neither the PNG nor a temporary file."""
     pytest.importorskip("matplotlib")
-    from attnkit import atomic
+    from grader import atomic
 
     monkeypatch.setattr(atomic.os, "fdopen", lambda fd, mode: _FailingFile(fd))
     out = tmp_path / "attn.png"

@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from attnkit import atomic
+from grader import atomic
 
 from .. import records, scratch
 from ..state import Course, UserError

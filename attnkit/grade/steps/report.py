@@ -6,7 +6,7 @@ its private paths out of messages and notes).
 """
 from __future__ import annotations
 
-from attnkit import atomic
+from grader import atomic
 from grader.results import SubmissionResult
 
 from .. import gradescope_results, records

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from attnkit import atomic
 from attnkit.grade import gradescope_results, records
 from attnkit.grade.steps import report
+from grader import atomic
 from grader.results import FAILED, CheckResult, ExerciseResult, Note, NoteKind, SubmissionResult
 from tests.grade.steps.stepkit import submission
 

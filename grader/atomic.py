@@ -2,6 +2,8 @@
 
 A reader (or a re-run after kill -9 or power loss) sees either the old file or the new one,
 never half of one. Leftover ``*.tmp`` files from an interrupted write are removed by :func:`sweep`.
+A cache (``durable=False``: the checkout's parsed YAML, its kept reference results) skips the fsyncs: a
+reader still never sees half a file, and one lost in a power cut is computed again.
 """
 from __future__ import annotations
 
@@ -13,14 +15,15 @@ from pathlib import Path
 TMP_SUFFIX = ".tmp"
 
 
-def write_bytes(path: Path, data: bytes) -> None:
+def write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
@@ -29,7 +32,8 @@ def write_bytes(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def write_text(path: Path, text: str) -> None:
