@@ -137,7 +137,7 @@ def _named(tree: Any) -> list[str]:
             raise ValueError("a kept result nested deeper than any encoded one")
         if isinstance(node, dict):
             if node.get("t") in ("array", "scalar"):
-                found.append(node.get("h"))
+                found.append(node["h"])
             stack.extend((item, depth + 1) for item in node.values())
         elif isinstance(node, list):
             stack.extend((item, depth + 1) for item in node)
