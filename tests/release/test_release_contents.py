@@ -50,12 +50,17 @@ def release_texts(release: Path) -> dict[str, str]:
 
 
 def test_layout(release):
-    assert sorted(p.name for p in release.iterdir()) == ["README.md", "attnkit", "exercises", "grader",
-                                                          "pyproject.toml", "quizzes"]
+    # what was built: the zip (other tests run the kit inside the folder, which may leave bytecode and caches there)
+    with zipfile.ZipFile(release.with_name(release.name + ".zip")) as zipped:
+        built = [name.removeprefix(f"{release.name}/") for name in zipped.namelist()]
+    assert sorted({name.split("/")[0] for name in built}) == ["README.md", "attnkit", "exercises", "grader",
+                                                              "pyproject.toml", "quizzes"]
+    assert not [name for name in built if "__pycache__" in name or name.endswith(".pyc")]
     expected = stubs.generate(SOLUTIONS)
     assert {p.name: p.read_text() for p in (release / "exercises").glob("*.py")} == expected
     shipped = sorted(p.name for p in (REPO / "quizzes").iterdir() if p.is_file())
-    assert sorted(p.name for p in (release / "quizzes").iterdir()) == sorted([*shipped, "about.json"])   # + its index
+    in_quizzes = sorted(name.removeprefix("quizzes/") for name in built if name.startswith("quizzes/"))
+    assert in_quizzes == sorted([*shipped, "about.json"])   # + its index
     readme = (release / "README.md").read_text()
     for command in ("attnkit check", "attnkit hint", "attnkit quiz", "pip install ."):
         assert command in readme
