@@ -5,11 +5,7 @@ Loaded by path by the zygote (``attnkit_sandbox_answer``). Each request is one w
 frame: the value (arrays of whitelisted dtypes, objects as handles) or the student's error as data. Nothing
 here judges: the trusted side decides what an answer is worth.
 """
-import math
-import mmap
 import os
-
-import numpy
 
 try:  # inside the grader package
     from .. import wire
@@ -62,10 +58,9 @@ def answer(sock, request, region=None):
         except BaseException as error:  # noqa: B902 - student-defined BaseException subclasses
             reply(sock, {"ok": False, "error": runtime.describe_error(error, exercise)})
             continue
-        finally:
+        finally:  # (the arguments' pages stay mapped: a measured call's arrays come over the socket, in a child
+            #         that has answered nothing but its import, so no call's pages in the region count in a measure)
             arrays = args = kwargs = None
-            if shared and region is not None:  # its pages leave this process's resident memory (kept in the region)
-                forget(region, shared)
         out = []
         try:
             tree = wire.encode(result, out, handles=runtime.keep)
@@ -78,16 +73,6 @@ def answer(sock, request, region=None):
         except Exception as error:  # e.g. MemoryError making a zero-stride view contiguous (before sending anything)
             reply(sock, {"ok": False, "error": {"type": "BadValue", "message": runtime_module.safe_text(error)[:500],
                                                 "bad_value": True}})
-
-
-def forget(region, specs):
-    """Drop the pages of one call's arguments (``specs``: [dtype, shape, offset]) from this process's memory."""
-    try:
-        low = min(spec[2] for spec in specs) // mmap.PAGESIZE * mmap.PAGESIZE
-        high = max(spec[2] + numpy.dtype(spec[0]).itemsize * math.prod(spec[1]) for spec in specs)
-        region.madvise(mmap.MADV_DONTNEED, low, min(high, len(region)) - low)
-    except (OSError, ValueError, TypeError, AttributeError, IndexError):
-        pass
 
 
 def reply(sock, header):
