@@ -42,10 +42,18 @@ import copy, dataclasses, heapq, string  # noqa: E401,E402,F401
 
 
 def load_by_path(name, filename):
+    """The module of this folder in ``filename``, as ``name``. Its bytecode is kept beside it (``__pycache__``, as an
+    import of the grader package keeps it), so a zygote compiles it once, not at every start (``attnkit check`` never
+    imports most of these modules itself); everything else stays under ``-B`` (the modules' own imports too)."""
     spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, filename))
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    sys.dont_write_bytecode = False
+    try:
+        code = spec.loader.get_code(name)
+    finally:
+        sys.dont_write_bytecode = True
+    exec(code, module.__dict__)
     return module
 
 
