@@ -20,20 +20,21 @@ except ImportError:  # loaded by path in the zygote, where the grader package is
 def answer(sock, request, region=None):
     """Load the submission (with the stand-ins the spawn ``request`` names) and answer requests on ``sock``.
     ``region``: the memory the trusted side writes the arguments of a call into (its arrays are views of it)."""
+    frames = wire.Receiver(sock.recv_into)  # a small request is one read
     runtime = runtime_module.Runtime(request["submission"])
     runtime.watch_bytes = False  # the trusted side compares the bytes in the shared region (shared.py)
     if request.get("stand_ins"):  # attnkit grade: sibling exercises answered by the reference (standin.py)
-        standin.install(request["stand_ins"], standin.Caller(sock), runtime.root, runtime.package,
+        standin.install(request["stand_ins"], standin.Caller(sock, frames), runtime.root, runtime.package,
                         runtime_module.LENT_CLASSES)
     if request.get("own_stand_ins"):  # and the exercise's own other functions, while one of them runs
-        runtime.own_stand_ins = standin.own_functions(request["own_stand_ins"], standin.Caller(sock))
+        runtime.own_stand_ins = standin.own_functions(request["own_stand_ins"], standin.Caller(sock, frames))
         runtime.trust_own(request["own_stand_ins"].get("trusted"))  # but those its checks have proven
     exercise = request.get("exercise", "")
     if request.get("populate"):  # the trusted side reads its baseline once this is in (memory.py)
         reply(sock, {"ready": True})
     while True:
         try:
-            header, arrays = wire.recv(sock)
+            header, arrays = frames.recv()
         except (wire.WireError, OSError):
             return
         if header.get("op") == "trust_own":  # the trusted side's word, answered by nothing
