@@ -173,7 +173,9 @@ def main():
             for fd in fds:
                 os.close(fd)
             children.add(pid)
-            control.sendall(json.dumps({"pid": pid}).encode())
+            # the answer written as bytes: right after a fork every page the zygote writes is copied, and the JSON
+            # encoder's machinery alone is dozens of them (its objects' reference counts)
+            control.sendall(b'{"pid": %d}' % pid)
         elif request["op"] == "reap":
             pid = int(request["pid"])
             status = os.waitpid(pid, 0)[1] if pid in children else 0
