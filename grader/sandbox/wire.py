@@ -192,18 +192,6 @@ def _safe_dtype(text) -> np.dtype:
     return dtype
 
 
-def _recv_exactly(sock: socket.socket, size: int) -> bytearray:
-    buffer = bytearray(size)
-    view = memoryview(buffer)
-    got = 0
-    while got < size:
-        n = sock.recv_into(view[got:], size - got)
-        if n == 0:
-            raise WireError("connection closed")
-        got += n
-    return buffer
-
-
 def _padding(offset: int) -> int:
     return -offset % ALIGN
 
@@ -246,12 +234,49 @@ def send(sock: socket.socket, header: dict, arrays: list | tuple = ()) -> None:
         sock.sendall(part)
 
 
-def recv(sock: socket.socket, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
-    """Read one frame on a blocking socket (the child's end; the trusted side reads through ``host/channel.py``,
-    against a deadline): (header, arrays). Raises :class:`WireError` on anything malformed. The frame's rules are
-    :func:`body_size` and :func:`parse`."""
-    size = body_size(_recv_exactly(sock, LENGTH.size), max_bytes)
-    return parse(_recv_exactly(sock, size))
+CHUNK = 1 << 16   # bytes read at once when a frame's rest is smaller (larger rests are read in place)
+
+
+class Receiver:
+    """Frames read from a stream in few system calls: whatever has arrived is read at once, up to :data:`CHUNK`
+    bytes, so a small frame (its length and its body) costs one read; bytes read past the end of a frame are kept
+    for the next. ``read_into(view)`` reads what is there into ``view`` (at least one byte, waiting for it) and
+    returns the count, 0 when the peer closed: a blocking socket's ``recv_into`` in the child, the trusted side's
+    read against a deadline in ``host/channel.py``."""
+
+    def __init__(self, read_into):
+        self.read_into = read_into
+        self.pending = bytearray()  # bytes received past the last frame taken
+        self.chunk = bytearray(CHUNK)
+
+    def recv(self, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
+        """One whole frame: (header, arrays). Raises :class:`WireError` on anything malformed or when the peer
+        closed the stream. The frame's rules are :func:`body_size` and :func:`parse`."""
+        size = body_size(self._take(LENGTH.size), max_bytes)
+        return parse(self._take(size))
+
+    def _take(self, size: int) -> bytearray:
+        """The next ``size`` bytes, as a buffer of their own (a frame's arrays are views of it)."""
+        while len(self.pending) < size and size - len(self.pending) <= CHUNK:
+            self.pending += memoryview(self.chunk)[:self._read(memoryview(self.chunk))]
+        if len(self.pending) >= size:
+            taken = self.pending[:size]
+            del self.pending[:size]
+            return taken
+        buffer = bytearray(size)  # a large rest: read straight into the frame's buffer, never past its end
+        got = len(self.pending)
+        buffer[:got] = self.pending
+        self.pending = bytearray()
+        view = memoryview(buffer)
+        while got < size:
+            got += self._read(view[got:])
+        return buffer
+
+    def _read(self, view: memoryview) -> int:
+        count = self.read_into(view)
+        if count == 0:
+            raise WireError("connection closed")
+        return count
 
 
 def body_size(prefix, max_bytes: int = MAX_FRAME) -> int:

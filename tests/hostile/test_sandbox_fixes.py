@@ -92,7 +92,7 @@ def test_malformed_frames_are_wire_errors(header, count):
     with ours, theirs:
         theirs.sendall(_frame(header, count))
         with pytest.raises(wire.WireError):
-            wire.recv(ours)
+            wire.Receiver(ours.recv_into).recv()
 
 
 @pytest.mark.parametrize("node", [{"t": "handle", "id": "x", "type": "K"}, {"t": "array", "i": 5}, {"t": "list"},
@@ -120,7 +120,7 @@ def test_an_array_is_sent_by_its_real_dtype_and_object_arrays_never_leave():
                 wire.send(theirs, {"ok": True}, [liar])
         sent = [np.arange(6.0).reshape(2, 3)[:, ::2], np.array(["ab", "c"]), np.array(True), np.zeros((2, 0))]
         wire.send(theirs, {"ok": True}, sent)  # non-contiguous, strings, 0-d and empty: copied or viewed as bytes
-        header, arrays = wire.recv(ours)
+        header, arrays = wire.Receiver(ours.recv_into).recv()
         assert header == {"ok": True}
         for got, want in zip(arrays, sent):
             np.testing.assert_array_equal(got, want)

@@ -1,4 +1,5 @@
-"""The trusted side's end of a child's socket (host/channel.py): one deadline per frame, few system calls."""
+"""Both ends of a child's socket: the trusted side's (host/channel.py, one deadline per frame) and the child's
+(wire.Receiver), each reading a frame in few system calls."""
 import socket
 import threading
 import time
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 
 from grader.sandbox import wire
-from grader.sandbox.host.channel import CHUNK, Channel
+from grader.sandbox.host.channel import Channel
 
 
 def _pair():
@@ -46,7 +47,7 @@ def test_frames_that_arrive_together_are_taken_one_at_a_time():
 def test_a_frame_larger_than_a_chunk_is_read_whole_and_its_arrays_are_its_own():
     channel, theirs = _pair()
     with theirs:
-        big = np.arange(3 * CHUNK, dtype=np.float64)  # 24 chunks: read in place, never past its end
+        big = np.arange(3 * wire.CHUNK, dtype=np.float64)  # 24 chunks: read in place, never past its end
         sender = threading.Thread(target=lambda: (wire.send(theirs, {"n": 1}, [big]), wire.send(theirs, {"n": 2})))
         sender.start()
         deadline = time.monotonic() + 10
@@ -81,3 +82,32 @@ def test_a_closed_or_lying_peer_is_a_wire_error():
     with pytest.raises(wire.WireError, match="closed"):
         channel.recv(time.monotonic() + 5)
     channel.close()
+
+
+def test_the_childs_end_reads_a_small_frame_in_one_system_call_and_keeps_what_follows():
+    """A request (its length and its body) is one read in the child, not two; a frame that arrived with it (the
+    trusted side's ``trust_own`` before a call) is kept for the next ``recv``, and a large one is read whole."""
+    ours, theirs = socket.socketpair()
+    reads = []
+
+    def read_into(view):
+        reads.append(len(view))
+        return ours.recv_into(view)
+
+    frames = wire.Receiver(read_into)
+    with ours, theirs:
+        wire.send(theirs, {"op": "trust_own", "names": ["f"]})
+        wire.send(theirs, {"op": "call"}, [np.arange(4.0)])
+        assert frames.recv() == ({"op": "trust_own", "names": ["f"]}, [])
+        assert len(reads) == 1
+        header, arrays = frames.recv()
+        assert header == {"op": "call"} and np.array_equal(arrays[0], np.arange(4.0)) and len(reads) == 1
+        big = np.arange(3 * wire.CHUNK, dtype=np.float64)
+        sender = threading.Thread(target=lambda: wire.send(theirs, {"n": 1}, [big]))
+        sender.start()
+        header, arrays = frames.recv()
+        sender.join()
+        assert header == {"n": 1} and np.array_equal(arrays[0], big)
+        theirs.close()
+        with pytest.raises(wire.WireError, match="closed"):
+            frames.recv()

@@ -186,3 +186,21 @@ def test_small_calls_are_packed_into_the_region_not_a_page_each():
         assert region.place([np.zeros(((1 << 16) - 4 * shared.ALIGN) // 8 + 1)])[0][2] == 0
     finally:
         region.close()
+
+
+def _shared_kib(pid: int) -> int:
+    """The child's resident shared memory (its view of the argument region), in KiB."""
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("RssShmem:"))
+
+
+def test_a_calls_arguments_stay_mapped_in_the_child(child):
+    """The child keeps the region's pages of a call's arguments mapped after the call (no system call to drop them,
+    no page faults when the next call's arguments land there): only a measured call's memory is read, and its
+    arrays come over the socket to a child that has answered nothing but its import."""
+    pid = child._transport.pid
+    before = _shared_kib(pid)
+    child.probes.leave_alone(np.zeros(1 << 17), np.zeros(1 << 17))  # 2 MiB read by the child
+    assert _shared_kib(pid) - before >= 2 << 10
+    _, _ = child.probes.leave_alone.measure(np.zeros(1000), np.ones(1000))
+    assert child.last_call.kernel_memory is not None

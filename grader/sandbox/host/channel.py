@@ -2,7 +2,7 @@
 
 The socket stays non-blocking for the child's whole life. Sending writes at once and waits (``poll``) only while
 the child's side of the socket is full; receiving waits until bytes are there and then reads what has arrived, up
-to :data:`CHUNK` bytes in one call, so a small answer (its length and its body) costs one ``poll`` and one ``recv``:
+to ``wire.CHUNK`` bytes in one call, so a small answer (its length and its body) costs one ``poll`` and one ``recv``:
 no timeout is set on the socket for each read (``settimeout`` is a system call of its own, and a socket with a
 timeout polls before every read and write). A frame that is not whole by the deadline raises ``socket.timeout``
 however its bytes are trickled; bytes read past the end of a frame are kept for the next one.
@@ -16,8 +16,6 @@ import time
 
 from .. import wire
 
-CHUNK = 1 << 16   # bytes read at once when a frame's rest is smaller (larger rests are read in place)
-
 
 class Channel:
     """Frames to and from one child over ``sock`` (made non-blocking here)."""
@@ -27,8 +25,8 @@ class Channel:
         sock.setblocking(False)
         self.poll = select.poll()
         self.poll.register(sock, select.POLLIN)
-        self.pending = bytearray()  # bytes received past the last frame taken
-        self.chunk = bytearray(CHUNK)
+        self.deadline = 0.0  # the frame being received's
+        self.frames = wire.Receiver(self._recv_into)
 
     def _wait(self, events: int, deadline: float) -> None:
         """Until the socket is ready for ``events`` (or hung up); ``socket.timeout`` once ``deadline`` passed."""
@@ -50,42 +48,18 @@ class Channel:
                     self._wait(select.POLLOUT, deadline)
 
     def recv(self, deadline: float, max_bytes: int = wire.MAX_FRAME) -> tuple[dict, list]:
-        """One whole frame (``wire.parse``); WireError on anything malformed or when the child closed the socket."""
-        size = wire.body_size(self._take(wire.LENGTH.size, deadline), max_bytes)
-        return wire.parse(self._take(size, deadline))
+        """One whole frame (``wire.Receiver``); WireError on anything malformed or when the child closed the socket."""
+        self.deadline = deadline
+        return self.frames.recv(max_bytes)
 
-    def _take(self, size: int, deadline: float) -> bytearray:
-        """The next ``size`` bytes, as a buffer of their own (a frame's arrays are views of it)."""
-        while len(self.pending) < size and size - len(self.pending) <= CHUNK:
-            self._read_into_pending(deadline)
-        if len(self.pending) >= size:
-            taken = self.pending[:size]
-            del self.pending[:size]
-            return taken
-        buffer = bytearray(size)  # a large rest: read straight into the frame's buffer, never past its end
-        got = len(self.pending)
-        buffer[:got] = self.pending
-        self.pending = bytearray()
-        view = memoryview(buffer)
-        while got < size:
-            got += self._recv_into(view[got:], deadline)
-        return buffer
-
-    def _read_into_pending(self, deadline: float) -> None:
-        count = self._recv_into(memoryview(self.chunk), deadline)
-        self.pending += memoryview(self.chunk)[:count]
-
-    def _recv_into(self, view: memoryview, deadline: float) -> int:
+    def _recv_into(self, view: memoryview) -> int:
         """Wait for bytes (an answer is seldom there yet when it is asked for), then read what arrived."""
         while True:
-            self._wait(select.POLLIN, deadline)
+            self._wait(select.POLLIN, self.deadline)
             try:
-                count = self.sock.recv_into(view)
+                return self.sock.recv_into(view)
             except BlockingIOError:  # woken with nothing to read
                 continue
-            if count == 0:
-                raise wire.WireError("connection closed")
-            return count
 
     def close(self) -> None:
         self.sock.close()

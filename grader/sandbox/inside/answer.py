@@ -5,11 +5,7 @@ Loaded by path by the zygote (``attnkit_sandbox_answer``). Each request is one w
 frame: the value (arrays of whitelisted dtypes, objects as handles) or the student's error as data. Nothing
 here judges: the trusted side decides what an answer is worth.
 """
-import math
-import mmap
 import os
-
-import numpy
 
 try:  # inside the grader package
     from .. import wire
@@ -24,20 +20,21 @@ except ImportError:  # loaded by path in the zygote, where the grader package is
 def answer(sock, request, region=None):
     """Load the submission (with the stand-ins the spawn ``request`` names) and answer requests on ``sock``.
     ``region``: the memory the trusted side writes the arguments of a call into (its arrays are views of it)."""
+    frames = wire.Receiver(sock.recv_into)  # a small request is one read
     runtime = runtime_module.Runtime(request["submission"])
     runtime.watch_bytes = False  # the trusted side compares the bytes in the shared region (shared.py)
     if request.get("stand_ins"):  # attnkit grade: sibling exercises answered by the reference (standin.py)
-        standin.install(request["stand_ins"], standin.Caller(sock), runtime.root, runtime.package,
+        standin.install(request["stand_ins"], standin.Caller(sock, frames), runtime.root, runtime.package,
                         runtime_module.LENT_CLASSES)
     if request.get("own_stand_ins"):  # and the exercise's own other functions, while one of them runs
-        runtime.own_stand_ins = standin.own_functions(request["own_stand_ins"], standin.Caller(sock))
+        runtime.own_stand_ins = standin.own_functions(request["own_stand_ins"], standin.Caller(sock, frames))
         runtime.trust_own(request["own_stand_ins"].get("trusted"))  # but those its checks have proven
     exercise = request.get("exercise", "")
     if request.get("populate"):  # the trusted side reads its baseline once this is in (memory.py)
         reply(sock, {"ready": True})
     while True:
         try:
-            header, arrays = wire.recv(sock)
+            header, arrays = frames.recv()
         except (wire.WireError, OSError):
             return
         if header.get("op") == "trust_own":  # the trusted side's word, answered by nothing
@@ -62,10 +59,9 @@ def answer(sock, request, region=None):
         except BaseException as error:  # noqa: B902 - student-defined BaseException subclasses
             reply(sock, {"ok": False, "error": runtime.describe_error(error, exercise)})
             continue
-        finally:
+        finally:  # (the arguments' pages stay mapped: a measured call's arrays come over the socket, in a child
+            #         that has answered nothing but its import, so no call's pages in the region count in a measure)
             arrays = args = kwargs = None
-            if shared and region is not None:  # its pages leave this process's resident memory (kept in the region)
-                forget(region, shared)
         out = []
         try:
             tree = wire.encode(result, out, handles=runtime.keep)
@@ -78,16 +74,6 @@ def answer(sock, request, region=None):
         except Exception as error:  # e.g. MemoryError making a zero-stride view contiguous (before sending anything)
             reply(sock, {"ok": False, "error": {"type": "BadValue", "message": runtime_module.safe_text(error)[:500],
                                                 "bad_value": True}})
-
-
-def forget(region, specs):
-    """Drop the pages of one call's arguments (``specs``: [dtype, shape, offset]) from this process's memory."""
-    try:
-        low = min(spec[2] for spec in specs) // mmap.PAGESIZE * mmap.PAGESIZE
-        high = max(spec[2] + numpy.dtype(spec[0]).itemsize * math.prod(spec[1]) for spec in specs)
-        region.madvise(mmap.MADV_DONTNEED, low, min(high, len(region)) - low)
-    except (OSError, ValueError, TypeError, AttributeError, IndexError):
-        pass
 
 
 def reply(sock, header):

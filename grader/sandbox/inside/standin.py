@@ -159,10 +159,11 @@ def exception_type(name: str) -> type:
 
 
 class Caller:
-    """Sends one callback frame per stand-in call on ``sock`` and decodes the trusted side's answer."""
+    """Sends one callback frame per stand-in call on ``sock`` and decodes the trusted side's answer, read by
+    ``frames`` (the child's :class:`wire.Receiver` of that socket)."""
 
-    def __init__(self, sock):
-        self.sock = sock
+    def __init__(self, sock, frames):
+        self.sock, self.frames = sock, frames
 
     def __call__(self, module: str, name: str, args: tuple, kwargs: dict):
         arrays: list = []
@@ -175,7 +176,7 @@ class Caller:
             raise Unsendable(f"{name}() got an argument the reference cannot take: {error}") from None
         try:
             wire.send(self.sock, header, arrays)
-            answer, values = wire.recv(self.sock)
+            answer, values = self.frames.recv()
         except (wire.WireError, OSError):
             os._exit(3)  # the trusted side is gone or stopped answering sensibly
         if answer.get("ok") is True:

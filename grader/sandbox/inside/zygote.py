@@ -17,6 +17,7 @@ descriptors, answered ``{"pid": N}``; ``{"op": "reap", "pid": N}`` answered with
 status; ``{"op": "release", "pid": N}`` (a killed child nobody waits for: reaped once it has exited, no
 answer); ``{"op": "settle"}`` answered once every released child is reaped; ``{"op": "exit"}``.
 """
+import gc
 import importlib.util
 import json
 import mmap
@@ -25,6 +26,7 @@ import signal
 import socket
 import sys
 
+gc.disable()  # no collection while it starts: its objects are frozen below, and children never scan them
 CONTROL_FD = int(sys.argv[1])
 SITE_DIR = sys.argv[2]
 STDLIB_COPY = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -42,10 +44,18 @@ import copy, dataclasses, heapq, string  # noqa: E401,E402,F401
 
 
 def load_by_path(name, filename):
+    """The module of this folder in ``filename``, as ``name``. Its bytecode is kept beside it (``__pycache__``, as an
+    import of the grader package keeps it), so a zygote compiles it once, not at every start (``attnkit check`` never
+    imports most of these modules itself); everything else stays under ``-B`` (the modules' own imports too)."""
     spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, filename))
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    sys.dont_write_bytecode = False
+    try:
+        code = spec.loader.get_code(name)
+    finally:
+        sys.dont_write_bytecode = True
+    exec(code, module.__dict__)
     return module
 
 
@@ -85,9 +95,8 @@ def use_stdlib_copy(stdlib):
 
 if STDLIB_COPY:
     use_stdlib_copy(STDLIB_COPY)
-import gc  # noqa: E402
-gc.collect()
-gc.freeze()  # children never scan (and so never copy-on-write) the zygote's own objects
+gc.freeze()  # children never scan (and so never copy-on-write) the zygote's own objects, its start's garbage included
+gc.enable()  # (no full collection first: 5 ms of the zygote's start for a few hundred objects)
 
 
 def serve(sock, request, prepared, region=None):
@@ -164,7 +173,9 @@ def main():
             for fd in fds:
                 os.close(fd)
             children.add(pid)
-            control.sendall(json.dumps({"pid": pid}).encode())
+            # the answer written as bytes: right after a fork every page the zygote writes is copied, and the JSON
+            # encoder's machinery alone is dozens of them (its objects' reference counts)
+            control.sendall(b'{"pid": %d}' % pid)
         elif request["op"] == "reap":
             pid = int(request["pid"])
             status = os.waitpid(pid, 0)[1] if pid in children else 0
