@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import sys
 import threading
@@ -34,13 +33,13 @@ from typing import Any
 import numpy as np
 
 from . import atomic, calls
+from .array_blob import ALIGN, pack, view
 from .calls import Unencodable, decode, encode
 from .memo import MISSING
 from .parse_cache import folder as bytecode_folder
 
 MAGIC = b"attnkit-kept-results 1\n"
 LENGTH = 8                 # bytes of the header's length, little-endian, after the magic line
-ALIGN = 8                  # each array's bytes start at a multiple of this
 FILE_BYTES = 64 * 2**20    # a module's file holds at most this much; past it, only the newest run's results are kept
 
 
@@ -150,19 +149,11 @@ def _packed(file_tag: str, entries: dict) -> bytes:
     arrays: dict[str, np.ndarray] = {}
     for _, named in entries.values():
         arrays.update(named)
-    table, parts, offset = {}, [], 0
-    for digest in sorted(arrays):
-        array = arrays[digest]
-        padding = -offset % ALIGN
-        parts.append(b"\0" * padding)
-        offset += padding
-        table[digest] = [array.dtype.str, list(array.shape), offset]
-        parts.append(array.tobytes(order="C"))
-        offset += array.nbytes
+    blob, table = pack(arrays)
     header = json.dumps({"tag": file_tag, "calls": {key: tree for key, (tree, _) in entries.items()},
                          "arrays": table}, sort_keys=True, separators=(",", ":")).encode()
     header += b" " * (-(len(MAGIC) + LENGTH + len(header)) % ALIGN)
-    return b"".join([MAGIC, len(header).to_bytes(LENGTH, "little"), header, *parts])
+    return b"".join([MAGIC, len(header).to_bytes(LENGTH, "little"), header, blob])
 
 
 def _read(path: Path, file_tag: str) -> dict:
@@ -197,11 +188,9 @@ def _read(path: Path, file_tag: str) -> dict:
 
 def _array(blob: memoryview, spec: list) -> np.ndarray:
     """One kept array, read-only, in the file's bytes (ValueError: a dtype outside the wire's, or past the end)."""
-    dtype_text, shape, offset = spec
-    dtype = np.dtype(dtype_text)
-    if not calls.SAFE_DTYPE.match(dtype.str):
-        raise ValueError(f"kept array of dtype {dtype_text}")
-    return np.frombuffer(blob, dtype=dtype, count=math.prod(shape), offset=offset).reshape(shape)
+    if not calls.SAFE_DTYPE.match(np.dtype(spec[0]).str):
+        raise ValueError(f"kept array of dtype {spec[0]}")
+    return view(blob, spec)
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -20,19 +20,19 @@ same bytes.
 
 A mistake's recorded output belongs to the module of the reference call it was recorded for.
 
-Self-contained (numpy, the standard library, ``grader.atomic`` and ``grader.curriculum``): the release copies it to
-``grader/recording.py``.
+Self-contained (numpy, the standard library, ``grader.atomic``, ``grader.array_blob`` and ``grader.curriculum``): the
+release copies it to ``grader/recording.py``.
 """
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from grader import atomic
+from grader.array_blob import pack, view
 from grader.curriculum import CourseFilesError
 
 FORMAT = 4   # 4: calls keyed by their digest (``replay.recorded_key``); the near calls' arguments in files of their own
@@ -40,7 +40,6 @@ MISTAKES = "mistakes"   # the space of a mistake's recorded output (``replay.mis
 REFERENCE, NEAR = "reference", "near"   # a module's reference calls' results, its near calls' arguments
 PARTS = (REFERENCE, NEAR, MISTAKES)     # the files of a module, by the part of the recording each holds
 INDEX_NAME, ARRAYS_NAME = "reference.json", "reference.bin"
-ALIGN = 8
 
 
 def module_file(module: str, part: str = REFERENCE) -> str:
@@ -105,11 +104,7 @@ class Store:
         def read_array(digest: str) -> np.ndarray:
             if not blob:
                 blob.append((folder / ARRAYS_NAME).read_bytes())
-            dtype, shape, offset = table[digest]
-            dtype = np.dtype(dtype)
-            if dtype.hasobject:
-                raise ValueError(f"recorded array {digest} has an object dtype")
-            return np.frombuffer(blob[0], dtype=dtype, count=math.prod(shape), offset=offset).reshape(shape)
+            return view(blob[0], table[digest])
 
         return cls(meta, read_module, read_array)
 
@@ -203,23 +198,6 @@ def digests(node: Any) -> Iterator[str]:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-
-
-def pack(arrays: dict) -> tuple[bytes, dict]:
-    """The arrays' C-order bytes one after another, in digest order, each at a multiple of :data:`ALIGN`;
-    and the table ``{digest: [dtype, shape, offset]}`` that finds them again."""
-    parts, table, offset = [], {}, 0
-    for digest in sorted(arrays):
-        array = np.asarray(arrays[digest])
-        if array.dtype.hasobject:
-            raise ValueError("an object array cannot be recorded")
-        padding = -offset % ALIGN
-        parts.append(b"\0" * padding)
-        offset += padding
-        table[digest] = [array.dtype.str, list(array.shape), offset]
-        parts.append(array.tobytes(order="C"))
-        offset += array.nbytes
-    return b"".join(parts), table
 
 
 def dump(tree: dict) -> bytes:

@@ -22,8 +22,8 @@ call of the same function with the same shapes whose arrays are equal within a t
 call's tree built. A mistake's output for a call is keyed by the mistake's id and the call's key.
 
 This file imports numpy, the standard library, ``grader.calls`` and ``grader.interfaces`` only, and ``recording.py``
-numpy, the standard library, ``grader.atomic`` and ``grader.curriculum``: the release copies them to
-``grader/replay.py`` and ``grader/recording.py``.
+numpy, the standard library, ``grader.atomic``, ``grader.array_blob`` and ``grader.curriculum``: the release copies
+them to ``grader/replay.py`` and ``grader/recording.py``.
 """
 from __future__ import annotations
 
