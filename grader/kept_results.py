@@ -22,7 +22,6 @@ folders, and ``attnkit grade`` never reads them (it memoises in memory, per clas
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -32,27 +31,24 @@ from typing import Any
 
 import numpy as np
 
-from . import atomic, calls
+from . import calls, content_cache
 from .array_blob import ALIGN, pack, view
 from .calls import Unencodable, decode, encode
 from .memo import MISSING
-from .parse_cache import folder as bytecode_folder
 
 MAGIC = b"attnkit-kept-results 1\n"
 LENGTH = 8                 # bytes of the header's length, little-endian, after the magic line
+TAG_CHARS = 32             # of the tag, in a file's name
 FILE_BYTES = 64 * 2**20    # a module's file holds at most this much; past it, only the newest run's results are kept
 
 
 def tag(sources: list[Path]) -> str:
     """The sha256 naming the results of a reference whose folders hold the files ``sources``."""
-    digest = hashlib.sha256(MAGIC)
     machine = os.uname().machine if hasattr(os, "uname") else sys.platform
     stamp = f"{np.__version__}|{sys.implementation.name}|{sys.version}|{machine}"
-    for part in (stamp.encode(), Path(calls.__file__).read_bytes(),
-                 *(item for path in sorted(sources) for item in (path.name.encode(), path.read_bytes()))):
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-    return digest.hexdigest()
+    return content_cache.sha256_of(MAGIC, (stamp.encode(), Path(calls.__file__).read_bytes(),
+                                           *(item for path in sorted(sources) for item in (path.name.encode(),
+                                                                                           path.read_bytes()))))
 
 
 class Kept:
@@ -68,7 +64,7 @@ class Kept:
 
     def path(self, module: str) -> Path:
         source = self.sources[module]
-        return bytecode_folder(source) / f"{source.stem}.results.{self.tag[:32]}.bin"
+        return content_cache.folder(source) / f"{source.stem}.results.{self.tag[:TAG_CHARS]}.bin"
 
     def get(self, module: str, key: bytes) -> Any:
         """The result kept for the call whose digest is ``key`` (its lists and dicts new, its arrays read-only), or
@@ -121,8 +117,8 @@ class Kept:
             data = _packed(self.tag, merged)
             if len(data) > FILE_BYTES:
                 data = _packed(self.tag, entries)
-            if len(data) <= FILE_BYTES:
-                _write(path, data)
+            if len(data) <= FILE_BYTES:   # the module's files of other tags go
+                content_cache.keep(path, data, f"{self.sources[module].stem}.results.{'?' * TAG_CHARS}.bin")
 
 
 def _named(tree: Any) -> list[str]:
@@ -191,17 +187,3 @@ def _array(blob: memoryview, spec: list) -> np.ndarray:
     if not calls.SAFE_DTYPE.match(np.dtype(spec[0]).str):
         raise ValueError(f"kept array of dtype {spec[0]}")
     return view(blob, spec)
-
-
-def _write(path: Path, data: bytes) -> None:
-    """``data`` as the file ``path``, whole or not at all; the module's files of other tags removed. Nothing when the
-    folder cannot be written."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_bytes(path, data, durable=False)
-        stem = path.name.split(".results.")[0]
-        for older in path.parent.glob(f"{stem}.results.*.bin"):
-            if older != path:
-                older.unlink(missing_ok=True)
-    except OSError:
-        return

@@ -8,38 +8,26 @@ rests on: the file's bytes and the files that checked it (the schema, its checke
 checker is a different name, so an entry is never used for another content. Only data that passed its check is
 written: a broken file is parsed and refused again at every run, with the same message. Writing is best effort (a
 read-only install keeps reading the file itself); each file keeps one entry (writing one removes the older ones of
-that file's name in that folder).
+that file's name in that folder: ``grader.content_cache``).
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
-from . import atomic
+from . import content_cache
 
 FORMAT = b"attnkit-parse-cache 1\n"
 
 
-def folder(path: Path) -> Path:
-    """Where the entries of the file ``path`` are: the bytecode folder of the folder holding it (``__pycache__`` beside
-    it, or its place under ``sys.pycache_prefix``), so that files of other folders never share or evict them."""
-    return Path(importlib.util.cache_from_source(str(path.with_suffix(".py")))).parent
-
-
 def key(data: bytes, checked_by: tuple[Path, ...] = ()) -> str:
     """The sha256 naming the entry of a file whose bytes are ``data``, checked by the files ``checked_by``."""
-    digest = hashlib.sha256(FORMAT)
-    for part in (data, *(path.read_bytes() for path in checked_by)):
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-    return digest.hexdigest()
+    return content_cache.sha256_of(FORMAT, (data, *(path.read_bytes() for path in checked_by)))
 
 
 def _entry(path: Path, digest: str) -> Path:
-    return folder(path) / f"{path.name}.{digest}.json"
+    return content_cache.folder(path) / f"{path.name}.{digest}.json"
 
 
 def read(path: Path, digest: str) -> tuple[bool, Any]:
@@ -61,12 +49,4 @@ def write(path: Path, digest: str, data: Any) -> None:
     if json.loads(text)["data"] != data:
         return
     entry = _entry(path, digest)
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_bytes(entry, text.encode("utf-8"), durable=False)  # a reader never sees half an entry
-        for older in entry.parent.iterdir():  # the same file's entries for other contents (names of equal length)
-            if older != entry and older.name.startswith(f"{path.name}.") and len(older.name) == len(entry.name) \
-                    and older.suffix == ".json":
-                older.unlink(missing_ok=True)
-    except OSError:
-        return
+    content_cache.keep(entry, text.encode("utf-8"), f"{path.name}.{'?' * len(digest)}.json")

@@ -8,7 +8,7 @@ import json
 import pytest
 import yaml
 
-from grader import curriculum, parse_cache, parsed
+from grader import content_cache, curriculum, parse_cache, parsed
 from grader.curriculum import CurriculumError
 
 
@@ -90,7 +90,7 @@ def test_a_damaged_entry_is_parsed_again(tmp_path, cache, parses, damage):
 def test_a_folder_that_cannot_be_written_only_costs_the_parse(tmp_path, monkeypatch, parses):
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
-    monkeypatch.setattr(parse_cache, "folder", lambda path: blocker / "pycache")
+    monkeypatch.setattr(content_cache, "folder", lambda path: blocker / "pycache")
     path = tmp_path / "values.yaml"
     path.write_text("a: 1\n", encoding="utf-8")
     assert parsed.load(path) == parsed.load(path) == {"a": 1} and parses[0] == 2
@@ -121,7 +121,7 @@ def test_a_broken_curriculum_gives_its_exact_message_after_a_valid_one_was_kept(
     broken = text.replace("title:", "titel:", 1)
     messages = []
     for folder in ("empty", "warm"):
-        monkeypatch.setattr(parse_cache, "folder", lambda path, folder=folder: tmp_path / folder)
+        monkeypatch.setattr(content_cache, "folder", lambda path, folder=folder: tmp_path / folder)
         path = _curriculum_file(tmp_path, text)
         if folder == "warm":
             curriculum.load_data(path)  # the valid curriculum is kept
@@ -158,5 +158,5 @@ def test_each_folder_keeps_its_own_entries(tmp_path, parses):
     for _ in range(2):
         assert [parsed.load(one / "values.yaml"), parsed.load(two / "values.yaml")] == [{"a": 1}, {"a": 2}]
     assert parses[0] == 2  # a file of the same name elsewhere does not evict the other's entry
-    assert parse_cache.folder(one / "values.yaml") == one / "__pycache__"
-    assert parse_cache.folder(curriculum.PATH) == curriculum.PATH.parent / "__pycache__"
+    assert content_cache.folder(one / "values.yaml") == one / "__pycache__"
+    assert content_cache.folder(curriculum.PATH) == curriculum.PATH.parent / "__pycache__"

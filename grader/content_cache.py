@@ -1,0 +1,43 @@
+"""What the checkout's caches share: a file kept in the bytecode folder beside a source, named by the sha256 of
+everything it was made from, written whole, and the only one of its kind there (writing it removes the entries made
+from other contents). Used by ``grader.parse_cache`` (parsed YAML, the quiz index) and ``grader.kept_results`` (the
+reference's results). Writing is best effort: a read-only folder only costs the work again."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from pathlib import Path
+from typing import Iterable
+
+from . import atomic
+
+
+def folder(source: Path) -> Path:
+    """Where the entries made from the file ``source`` are: the bytecode folder of the folder holding it
+    (``__pycache__`` beside it, or its place under ``sys.pycache_prefix``), so that files of other folders never share
+    or evict them."""
+    return Path(importlib.util.cache_from_source(str(source.with_suffix(".py")))).parent
+
+
+def sha256_of(prefix: bytes, parts: Iterable[bytes]) -> str:
+    """The sha256 (hex) of ``prefix`` and ``parts``, each part length-prefixed so that no two lists of parts run
+    together into the same bytes."""
+    digest = hashlib.sha256(prefix)
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def keep(entry: Path, data: bytes, others: str) -> None:
+    """Write ``data`` as ``entry`` (a reader never sees half of it) and remove the entries of the same kind made from
+    other contents (the files of ``entry``'s folder matching the glob ``others``); nothing when the folder cannot be
+    written."""
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_bytes(entry, data, durable=False)
+        for older in entry.parent.glob(others):
+            if older != entry:
+                older.unlink(missing_ok=True)
+    except OSError:
+        return
