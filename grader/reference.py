@@ -212,7 +212,7 @@ def unmemoised() -> Iterator[None]:
 
 @contextmanager
 def checking() -> Iterator[None]:
-    """The reference as one ``attnkit check`` (or ``watch``) run asks it, for a block: without its memo
+    """The reference as one ``attnkit check`` run asks it, for a block: without its memo
     (:func:`unmemoised`), and from the results earlier runs kept (``grader.kept_results``); what the block computed
     anew is kept at its end."""
     with unmemoised():
