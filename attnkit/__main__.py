@@ -1,5 +1,3 @@
-import sys
+from attnkit.cli import entry
 
-from attnkit.cli import main
-
-sys.exit(main())
+entry()

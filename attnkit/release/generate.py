@@ -50,7 +50,7 @@ $dependencies
 ]
 
 [project.scripts]
-attnkit = "attnkit.cli:main"
+attnkit = "attnkit.cli:entry"
 
 [project.entry-points.pytest11]
 attnkit = "grader.pytest_plugin"

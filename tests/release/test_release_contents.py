@@ -71,7 +71,7 @@ def test_pyproject_installs_attnkit_without_the_solutions(release):
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((release / "pyproject.toml").read_text())
     assert project["project"]["name"] == "attnkit"
-    assert project["project"]["scripts"]["attnkit"] == "attnkit.cli:main"
+    assert project["project"]["scripts"]["attnkit"] == "attnkit.cli:entry"
     assert project["tool"]["setuptools"]["packages"]["find"]["include"] == ["attnkit*", "grader*", "quizzes*"]
     assert "recorded/*.bin" in project["tool"]["setuptools"]["package-data"]["grader"]
     assert any(d.startswith("numpy") for d in project["project"]["dependencies"])

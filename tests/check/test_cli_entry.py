@@ -1,0 +1,52 @@
+"""``attnkit.cli.entry``, the installed command: it ends the process without tearing the interpreter down, yet
+what an exit must do still happens (output flushed, ``atexit`` functions run, the status kept), and a thread still
+running is waited for as the interpreter would."""
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+
+SCRIPT = """
+import atexit, sys, threading, time
+from attnkit import cli
+
+def main():
+    atexit.register(lambda: print("atexit ran", flush=True))
+    print("printed, never flushed by the verb")   # stdout is a pipe: block-buffered
+    sys.stderr.write("to stderr ")
+    if {thread}:
+        threading.Thread(target=lambda: (time.sleep(0.2), print("thread finished"))).start()
+    return {code}
+
+cli.main = main
+cli.entry()
+"""
+
+
+def _run(code: int, thread: bool) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(SCRIPT.format(code=code, thread=thread))],
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("code", [0, 1, 2])
+def test_output_atexit_and_status_survive_the_quick_end(code):
+    done = _run(code, thread=False)
+    assert done.returncode == code
+    assert done.stdout.splitlines() == ["printed, never flushed by the verb", "atexit ran"]
+    assert done.stderr == "to stderr "
+
+
+def test_a_thread_still_running_is_waited_for():
+    done = _run(0, thread=True)
+    assert done.returncode == 0
+    assert "thread finished" in done.stdout.splitlines() and "atexit ran" in done.stdout.splitlines()
+
+
+def test_the_installed_command_and_python_dash_m_use_it():
+    root = Path(__file__).resolve().parents[2]
+    scripts = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["attnkit"] == "attnkit.cli:entry"
+    assert "entry()" in (root / "attnkit" / "__main__.py").read_text()
