@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import gc
 import importlib
 import importlib.util
 import os
@@ -84,7 +85,14 @@ def entry() -> None:
     Tearing the interpreter down after ``attnkit check`` (every module's objects, a last garbage collection) took
     27-30 ms, the last thing before the prompt came back. What an exit must do still happens first: the output is
     flushed and the ``atexit`` functions run. Whenever another thread is still running (the interpreter would wait
-    for it) or the output cannot be flushed (the interpreter reports a closed pipe), the process exits as usual."""
+    for it) or the output cannot be flushed (the interpreter reports a closed pipe), the process exits as usual.
+
+    ``attnkit check`` runs without the cyclic garbage collector: one run, then the process ends. Each check leaves a
+    few dozen objects in reference cycles (its diagnosis session and the calls it wrote down); collecting them took
+    some 80 collections and 13-20 ms of the trusted process per run of all 17 exercises (×0.98 paired), for no memory
+    that mattered (the peak resident size stayed 83 MB). ``attnkit watch`` collects after each report instead."""
+    if sys.argv[1:2] == ["check"]:
+        gc.disable()
     code = main()
     if threading.active_count() > 1:
         sys.exit(code)

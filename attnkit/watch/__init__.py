@@ -10,6 +10,7 @@ themselves. Ctrl-C stops.
 """
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from pathlib import Path
@@ -74,7 +75,12 @@ def main(impl: str | Path = "exercises", timeout: float = TIMEOUT_SECONDS, inter
     seen = snapshot(modules)
     polls = 0
     def check(exercises: tuple[str, ...]) -> None:
-        check_and_report(modules, sandbox, exercises, out, time.perf_counter())
+        gc.disable()  # the cycles the checks leave are collected once the report is shown (see attnkit.cli.entry)
+        try:
+            check_and_report(modules, sandbox, exercises, out, time.perf_counter())
+        finally:
+            gc.enable()
+            gc.collect()
 
     try:
         with Sandbox(Limits(timeout=timeout), launched=early.take()) as sandbox:

@@ -48,3 +48,13 @@ def test_the_installed_command_and_python_dash_m_use_it():
     root = Path(__file__).resolve().parents[2]
     assert 'attnkit = "attnkit.cli:entry"' in (root / "pyproject.toml").read_text().splitlines()
     assert "entry()" in (root / "attnkit" / "__main__.py").read_text()
+
+
+@pytest.mark.parametrize("verb, collecting", [("check", False), ("quiz", True), ("watch", True)])
+def test_only_a_check_runs_without_the_cyclic_garbage_collector(verb, collecting):
+    """``attnkit check`` is one run, then the exit: its reference cycles are never collected (``watch`` collects
+    after each of its reports)."""
+    script = ("import gc, sys\nfrom attnkit import cli\ncli.main = lambda: print(gc.isenabled()) or 0\n"
+              f"sys.argv = ['attnkit', {verb!r}]\ncli.entry()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == str(collecting)
