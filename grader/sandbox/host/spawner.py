@@ -77,7 +77,10 @@ class Zygote:
         return self._ask({"op": "reap", "pid": pid})
 
     def release(self, pid: int) -> None:
-        """Hand a killed child to the zygote, which reaps it once it has exited (nobody waits for its status)."""
+        """Hand a child that is done with to the zygote, which kills its session and reaps it once it has exited
+        (nobody waits for its status). The kill is the zygote's: on the CPU the child last ran on, a SIGKILL runs the
+        child's exit before the sender's system call returns (0.26 ms, against 0.04 ms from another CPU), and there
+        the grader's threads would wait for the one holding the interpreter's lock."""
         with self._asking:
             socket.send_fds(self.control, [json.dumps({"op": "release", "pid": pid}).encode()], [])
 

@@ -327,23 +327,24 @@ class ChildTransport:
 
     def kill(self, wait: bool = True) -> str:
         """SIGKILL the child's whole session; returns how it ended, for a message (``wait=False``: a child that is
-        done with, whose end nobody reads, is left to the zygote to reap; its workspace waits for it)."""
+        done with, whose end nobody reads, is killed and reaped by the zygote, see ``Zygote.release``; its
+        workspace waits for it)."""
         if self.dead or self.pid is None:
             return "had stopped"
         self.dead = True
         self._note_output()
-        for kill in (os.killpg, os.kill):
-            try:
-                kill(self.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+        if wait:
+            self._sigkill()
         if self.channel is not None:
             self.channel.close()
         if self.region is not None:
             self.region.close()
         if not wait:
             self.workspace.released.add(self.zygote)
-            self.zygote.release(self.pid)
+            try:
+                self.zygote.release(self.pid)
+            except OSError:  # no zygote left to kill it
+                self._sigkill()
             return "was stopped"
         status = self.zygote.reap(self.pid)
         if "signal" in status:
@@ -352,6 +353,14 @@ class ChildTransport:
                 return "was stopped"
             return f"crashed with {SIGNAL_NAMES.get(number, f'signal {number}')}"
         return f"exited (status {status.get('exit')})"
+
+    def _sigkill(self) -> None:
+        assert self.pid is not None
+        for kill in (os.killpg, os.kill):  # its session, then itself (were it in another process group)
+            try:
+                kill(self.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def close(self) -> None:
         if not self.dead:

@@ -14,8 +14,8 @@ pointed at the copy before any child is forked.
 Control protocol on the inherited Unix socket FD (one JSON object per message):
 ``{"op": "spawn", ...}`` with the child's socket and output file passed as SCM_RIGHTS
 descriptors, answered ``{"pid": N}``; ``{"op": "reap", "pid": N}`` answered with the exit
-status; ``{"op": "release", "pid": N}`` (a killed child nobody waits for: reaped once it has exited, no
-answer); ``{"op": "settle"}`` answered once every released child is reaped; ``{"op": "exit"}``.
+status; ``{"op": "release", "pid": N}`` (a child nobody waits for: killed here, with its session, and reaped once
+it has exited; no answer); ``{"op": "settle"}`` answered once every released child is reaped; ``{"op": "exit"}``.
 """
 import gc
 import importlib.util
@@ -133,8 +133,14 @@ def main():
         request = json.loads(message)
         reap_exited(released, children)
         if request["op"] == "release":
-            if int(request["pid"]) in children:
-                released.add(int(request["pid"]))
+            pid = int(request["pid"])
+            if pid in children:
+                for kill in (os.killpg, os.kill):  # its whole session, then itself (were it in another group)
+                    try:
+                        kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                released.add(pid)
         elif request["op"] == "settle":
             for pid in released:
                 try:
