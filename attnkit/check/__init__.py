@@ -85,7 +85,7 @@ def check_and_report(modules: Path, sandbox, exercises: tuple[str, ...], out, st
     chosen = tuple(e for e in exercises if e not in waiting)
     results = []
     if chosen:
-        with sandbox.session(modules) as session:
+        with sandbox.session(modules, keep_bytecode=True) as session:
             results = run_submission(session, chosen, lanes=lanes(), keep_printed=True, diagnose_all=every)
     out.write(render(results, color=out.isatty(), seconds=time.perf_counter() - started, every=every,
                      waiting=waiting))

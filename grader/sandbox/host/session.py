@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ...results import Note
+from . import kept_bytecode
 from .affinity import pin_with, pinned
 from .callbacks import Siblings
 from .errors import StudentError
@@ -48,9 +49,10 @@ class Sandbox:
     def __init__(self, limits: Limits | None = None, *, stdlib: str | None = None, launched: Launched | None = None):
         self.zygote = Zygote(limits, stdlib, launched)
 
-    def session(self, modules_dir: str | Path) -> GradingSession:
-        """A session for the submission whose modules are in ``modules_dir`` (copied into a private workspace)."""
-        return GradingSession(self.zygote, Path(modules_dir))
+    def session(self, modules_dir: str | Path, keep_bytecode: bool = False) -> GradingSession:
+        """A session for the submission whose modules are in ``modules_dir`` (copied into a private workspace);
+        ``keep_bytecode``: see :class:`GradingSession`."""
+        return GradingSession(self.zygote, Path(modules_dir), keep_bytecode)
 
     def pin(self, index: int = 0) -> int | None:
         """This process and every child on its ``index``-th CPU from now on; returns the CPU (None: no affinity)."""
@@ -76,9 +78,20 @@ class GradingSession:
     gave, and a fresh child per :meth:`implementation`. Closing it waits for the children it released and
     removes its files."""
 
-    def __init__(self, zygote: Zygote, modules_dir: Path):
+    def __init__(self, zygote: Zygote, modules_dir: Path, keep_bytecode: bool = False):
+        """``keep_bytecode`` (``attnkit check`` and ``watch``): the bytecode of the submission's modules is kept
+        beside them between sessions (:mod:`.kept_bytecode`)."""
         self.zygote = zygote
+        self.modules_dir = Path(modules_dir)
         self.workspace = Workspace(modules_dir, zygote.user)
+        self.keep_bytecode = keep_bytecode
+        if keep_bytecode:
+            kept_bytecode.place(self.modules_dir, self.workspace.submission, self._bytecode, zygote.user)
+
+    @property
+    def _bytecode(self) -> Path:
+        """The children's bytecode folder (``sys.pycache_prefix``, set by the zygote: ``inside/lockdown.py``)."""
+        return self.workspace.scratch / "pycache"
 
     def implementation(self, exercise: str, module: str | None = None,
                        siblings: Siblings | None = None) -> Implementation:
@@ -109,6 +122,9 @@ class GradingSession:
         return SubmissionReport(notes, dict(self.workspace.spent))
 
     def close(self) -> None:
+        if self.keep_bytecode:
+            self.workspace.settle()  # no child may still write there
+            kept_bytecode.keep(self.modules_dir, self.workspace.submission, self._bytecode)
         self.workspace.close()
 
     def __enter__(self) -> GradingSession:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ... import files
 from ...results import Note
+from .kept_bytecode import SOURCE_MTIME
 
 MODULE_BYTES = 8 << 20         # a module file larger than this is not copied into a workspace
 # the private folders of a Workspace, as they appear in messages (never the same twice: see strip_paths)
@@ -90,10 +91,14 @@ class Workspace:
         self.outputs += 1
         return self.root / f"output-{exercise}-{self.outputs}.txt"
 
-    def close(self) -> None:
-        for zygote in list(self.released):  # no child of this submission may still write in it
+    def settle(self) -> None:
+        """Return once every child of this submission handed to a zygote has been reaped (none writes here now)."""
+        for zygote in list(self.released):
             zygote.settle()
         self.released.clear()
+
+    def close(self) -> None:
+        self.settle()
         files.remove(self.root)
 
     def __enter__(self) -> "Workspace":
@@ -104,11 +109,14 @@ class Workspace:
 
 
 def copy_module(source: Path, target: Path) -> bool:
-    """Copy a regular file of at most :data:`MODULE_BYTES` (never a link, FIFO or device); False when skipped."""
+    """Copy a regular file of at most :data:`MODULE_BYTES` (never a link, FIFO or device); False when skipped. The
+    copy's modification time is :data:`~.kept_bytecode.SOURCE_MTIME`, whatever the source's, so that bytecode made
+    from another workspace's copy of the same source is valid for it."""
     try:
         data = files.read_regular(source, MODULE_BYTES)
     except OSError:
         return False
     with open(target, "xb") as sink:
         sink.write(data)
+    os.utime(target, (SOURCE_MTIME, SOURCE_MTIME))
     return True
