@@ -123,7 +123,7 @@ class ChildTransport:
             self.kill(wait=False)  # a child that does not read its socket: the next request starts another
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
-                name: str = "", call: str = "") -> Any:
+                name: str = "", call: object = "") -> Any:
         if self.broken is not None:
             raise self.broken
         if self.dead:
@@ -228,7 +228,7 @@ class ChildTransport:
             changed |= {label for label in stated[:len(watched)] if isinstance(label, str) and label in watched}
         return [label for label in dict.fromkeys(watched) if label and label in changed]
 
-    def _answer(self, op: str, target: dict, answer: dict, values: list, call: str) -> Any:
+    def _answer(self, op: str, target: dict, answer: dict, values: list, call: object) -> Any:
         if answer.get("ok") is True:
             return judged(wire.decode(answer.get("value"), values), call=call, exercise=self.exercise)
         info = error_info(answer.get("error"), self.scrub)
@@ -250,7 +250,7 @@ class ChildTransport:
         elif not missing and not info["sibling"]:
             self._note(NoteKind.IMPORT_ERROR, f"{self.module}.py: {info['type']}: {info['message'][:200]}{where}")
 
-    def _check_disk(self, call: str) -> None:
+    def _check_disk(self, call: object) -> None:
         """After a request: what this submission keeps in its scratch dir is measured (when the disk's free space
         fell by a quarter of :data:`DISK_QUOTA` since the last look, or :data:`DISK_LOOK_SECONDS` have passed: a
         walk costs tens of microseconds, a round trip about eighty); past the quota its files are removed and the
@@ -268,7 +268,7 @@ class ChildTransport:
             raise errors.StudentCrashed(f"{call}: your code wrote more than {DISK_QUOTA >> 20} MiB of files; they "
                                         "were removed", call=call, exercise=self.exercise)
 
-    def _bad_value(self, call: str, why: str) -> errors.StudentBadValue:
+    def _bad_value(self, call: object, why: str) -> errors.StudentBadValue:
         self.kill()  # its process is not trusted to answer the next request sensibly
         return errors.StudentBadValue(f"{call}: {why}", call=call, exercise=self.exercise)
 
@@ -287,7 +287,7 @@ class ChildTransport:
     def _spend(self, start: float) -> None:
         self.workspace.spent[self.exercise] = self.workspace.spent.get(self.exercise, 0.0) + time.monotonic() - start
 
-    def _too_slow(self, call: str, budget: str) -> errors.StudentTimeout:
+    def _too_slow(self, call: object, budget: str) -> errors.StudentTimeout:
         self._note(NoteKind.TOO_SLOW, f"{self.exercise}: the time for {budget} ran out")
         return errors.StudentTimeout(f"{call}: not run, your code was too slow: it used all the time for {budget}",
                                      call=call, exercise=self.exercise)
