@@ -1,10 +1,16 @@
 """What a round trip to a child computes once, late or not at all stays right: the call's label made only when a
-message shows it, and from the arguments as they were sent."""
+message shows it, and from the arguments as they were sent; a frame's buffer its own; the JSON coder made once; the
+encoded empty keywords; the arguments watched for changes; the disk's free space read less often."""
+import json
+import socket
+
 import numpy as np
 import pytest
 
 from grader import compare
-from grader.sandbox.host import errors
+from grader.sandbox import wire
+from grader.sandbox.host import errors, transport
+from grader.sandbox.inside import runtime
 
 PROBES = '''import numpy as np
 
@@ -17,6 +23,26 @@ def reshape_then_raise(x, items, scale=1.0):
 
 def double(x):
     return 2 * x
+
+
+def scaled(x, scale=1.0):
+    return x * scale
+
+
+def write_mib(count, first):
+    import os
+    for index in range(first, first + count):
+        with open(os.path.join(os.environ["TMPDIR"], f"fill-{index}.bin"), "wb") as handle:
+            handle.write(b"x" * (1 << 20))
+    return count
+
+
+def spin(seconds):
+    import time
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return seconds
 '''
 
 
@@ -53,3 +79,70 @@ def test_a_failing_call_names_its_arguments_as_they_were_sent(side, request):
     items.append(3)
     assert raised.value.call == sent and str(raised.value).startswith(sent)
     assert items == [1, 2, 3] and x.shape == (6,)  # the student's changes stayed on its side
+
+
+def test_frames_read_one_at_a_time_keep_their_own_buffers():
+    """A frame read whole in one read is copied out of the reused chunk: its arrays keep their values after the
+    next frames overwrite that chunk."""
+    ours, theirs = socket.socketpair()
+    frames = wire.Receiver(ours.recv_into)
+    with ours, theirs:
+        kept = []
+        for step in range(3):
+            wire.send(theirs, {"step": step}, [np.full(4, float(step)), np.arange(step, dtype=np.int32)])
+            kept.append(frames.recv())
+        for step, (header, arrays) in enumerate(kept):
+            assert header == {"step": step}
+            assert np.array_equal(arrays[0], np.full(4, float(step))) and arrays[1].tolist() == list(range(step))
+
+
+@pytest.mark.parametrize("value", [{"op": "call", "s": "naïve ∑", "f": [1.5, -0.0, 1e300], "n": None, "b": True},
+                                   {}, {"nested": {"a": [[{"t": "py", "v": 3}]]}}])
+def test_the_json_made_once_reads_and_writes_as_the_standard_one(value):
+    text = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode(value)
+    assert wire._encode(value) == text and wire._decode(text) == value
+    assert wire._decode(f" \n{text}\t") == value  # whitespace around a value, as json reads it
+    for broken in (text + "x", text[:-1], "", " "):
+        with pytest.raises(ValueError):
+            wire._decode(broken)
+
+
+def test_a_call_without_keywords_gets_none_after_a_call_with_them(child):
+    """The encoded empty keywords are one object shared by every request: a call's keywords never stay in it."""
+    x = np.ones(3)
+    assert impl_scale(child, x, scale=3.0) == 3.0
+    assert impl_scale(child, x) == 1.0
+    assert wire.decode(transport.NO_KWARGS, []) == []
+
+
+def impl_scale(impl, x, **kwargs):
+    return float(impl.probes.scaled(x, **kwargs)[0])
+
+
+def test_the_arguments_watched_keep_their_labels_order_and_bounds():
+    x = np.zeros(2)
+    deep = x
+    for _ in range(9):
+        deep = [deep]
+    found = runtime.argument_arrays((x, 5, (x, [x, {"w": x}]), deep[0], deep), {"mask": x, "n": 2})
+    assert [label for label, _ in found] == ["0", "2[0]", "2[1][0]", "2[1][1]['w']",
+                                            "3" + "[0]" * 8, "mask"]  # 9 levels down: past the bound
+    many = runtime.argument_arrays(tuple([x] * (runtime.WATCHED_ARRAYS + 5)), {"mask": x})
+    assert len(many) == runtime.WATCHED_ARRAYS
+
+
+def test_the_disk_is_read_after_a_millisecond_of_requests_and_its_quota_still_holds(child, monkeypatch):
+    reads = []
+    free = transport.disk_free
+    monkeypatch.setattr(transport, "disk_free", lambda path: reads.append(path) or free(path))
+    x = np.ones(3)
+    for _ in range(50):  # quick calls: the free space is read once they took a millisecond together
+        child.probes.double(x)
+    assert 0 < len(reads) < 25
+    reads.clear()
+    child.probes.spin(transport.DISK_RUN_SECONDS * 2)
+    assert len(reads) == 1  # a long request: read at once
+    for step in range(3):  # 60 MiB, each request a drop of a quarter of the quota or more: measured, kept
+        assert child.probes.write_mib(20, 20 * step) == 20
+    with pytest.raises(errors.StudentCrashed, match="wrote more than 64 MiB of files; they were removed"):
+        child.probes.write_mib(20, 60)
