@@ -76,9 +76,10 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
     if depth > MAX_DEPTH:
         raise TypeError(f"value nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, np.ndarray):  # most values, first (a Handle is never an array)
-        if value.dtype.hasobject or value.dtype.kind not in "biufcSUV?":
-            raise TypeError(f"an array of dtype {value.dtype} cannot be sent")
-        arrays.append(np.asarray(value))
+        dtype = value.dtype
+        if dtype.hasobject or dtype.kind not in "biufcSUV?":
+            raise TypeError(f"an array of dtype {dtype} cannot be sent")
+        arrays.append(value if type(value) is np.ndarray else np.asarray(value))
         return {"t": "array", "i": len(arrays) - 1}
     if isinstance(value, Handle):
         return {"t": "handle", "id": value.id, "type": value.type_name, "methods": list(value.methods)}
@@ -340,6 +341,10 @@ def parse(body: bytearray) -> tuple[dict, list]:
         raise WireError(f"malformed header: {type(error).__name__}") from None
     if not isinstance(header, dict):
         raise WireError("header is not an object")
+    if not count and "arrays" not in header:  # no arrays (every request whose arrays are in the shared region)
+        if HEADER.size + header_size != size:
+            raise WireError("frame has trailing bytes")
+        return header, []
     specs = header.pop("arrays", [])
     if not isinstance(specs, list) or len(specs) != count:
         raise WireError("array descriptions do not match the frame")
@@ -349,7 +354,7 @@ def parse(body: bytearray) -> tuple[dict, list]:
         try:
             dtype_text, shape = spec
             dtype = _safe_dtype(dtype_text)
-            shape = tuple(int(n) for n in shape)
+            shape = tuple(map(int, shape))
             items = math.prod(shape)
             if min(shape, default=0) < 0 or len(shape) > 32 or items > MAX_ITEMS:
                 raise ValueError("bad shape")

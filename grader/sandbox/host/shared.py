@@ -27,10 +27,6 @@ BYTES_COMPARED = 32 << 10  # arrays up to this size are compared after a call as
 COMPARED_AT_ONCE = 1 << 20  # bytes of a large array compared in one numpy step (bounds the temporary it makes)
 
 
-def _aligned(size: int, to: int) -> int:
-    return -(-size // to) * to
-
-
 def labels(args: tuple, kwargs: dict) -> list[str | None]:
     """The label of each array ``wire.encode`` collects from ``(args, kwargs)``, in its order (through tuples, lists
     and dicts): ``0``, ``mask``, ``1[0]``, ``1['wte']``; None for a numpy scalar (sent as a 0-d array, but not the
@@ -88,22 +84,22 @@ class Region:
             if blob.dtype.kind not in SENDABLE:
                 raise TypeError("an array of this dtype cannot be sent")
             blobs.append(blob)
-            total += _aligned(blob.nbytes, ALIGN)
+            total += -(-blob.nbytes // ALIGN) * ALIGN
         if total > self.size:   # (calls are packed, not each on pages of its own: a page's first write is a fault
             #                       on both sides, a few microseconds each, and most calls send a few hundred bytes)
             self.sent = []
             return None
         if self.next + total > self.size:
             self.next = 0
-        offset, specs, sent = self.next, [], []
+        offset, specs, sent, region = self.next, [], [], self.bytes
         for blob in blobs:
             size = blob.nbytes
             raw = _raw(blob) if size else None   # its bytes, written now and compared after the call
             if raw is not None:
-                self.bytes[offset:offset + size] = raw
+                region[offset:offset + size] = raw
             specs.append([blob.dtype.str, list(blob.shape), offset])
             sent.append((offset, blob, raw))
-            offset += _aligned(size, ALIGN)
+            offset += -(-size // ALIGN) * ALIGN
         self.next += total
         self.sent = sent
         return specs
