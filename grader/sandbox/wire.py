@@ -246,12 +246,13 @@ def frame(header: dict, arrays: list | tuple = ()) -> tuple[list, int]:
     for blob in blobs:
         pad = -size % ALIGN
         parts.append(_PADS[pad])
-        parts.append(memoryview(blob).cast("B") if blob.nbytes else b"")  # type: ignore[arg-type]
+        parts.append(blob)  # (a C-contiguous array: its buffer is its bytes in order)
         size += pad + blob.nbytes
     parts[0] = PREFIX.pack(size, len(payload), len(blobs))
     if size < 1 << 16:
         return [b"".join(parts)], LENGTH.size + size
-    return parts, LENGTH.size + size  # large arrays: no joined copy
+    parts[3::2] = [memoryview(blob).cast("B") if blob.nbytes else b"" for blob in blobs]  # type: ignore[arg-type]
+    return parts, LENGTH.size + size  # large arrays: no joined copy, each array's bytes as a flat view
 
 
 def send(sock: socket.socket, header: dict, arrays: list | tuple = ()) -> None:
@@ -280,7 +281,9 @@ class Receiver:
         """One whole frame: (header, arrays). Raises :class:`WireError` on anything malformed or when the peer
         closed the stream. The frame's rules are :func:`body_size` and :func:`parse`."""
         if not self.pending:  # most frames: one read holds the whole of it and nothing else, its body copied once
-            count = self._read(self.view)
+            count = self.read_into(self.view)
+            if count == 0:
+                raise WireError("connection closed")
             if count >= LENGTH.size:
                 end = LENGTH.size + body_size(self.view[:LENGTH.size], max_bytes)
                 if end == count:
@@ -361,8 +364,7 @@ def parse(body: bytearray) -> tuple[dict, list]:
             nbytes = items * dtype.itemsize
             if offset + nbytes > size:
                 raise ValueError("shape does not match the data")
-            arrays.append(np.frombuffer(body, dtype, items, offset).reshape(shape)
-                          if nbytes else np.zeros(shape, dtype=dtype))
+            arrays.append(np.ndarray(shape, dtype, body, offset) if nbytes else np.zeros(shape, dtype=dtype))
         except (ValueError, TypeError) as error:
             raise WireError(f"malformed array: {error}") from None
         offset += nbytes
@@ -389,8 +391,7 @@ def shared_arrays(region, specs) -> list:
             count = math.prod(shape)
             if type(offset) is not int or offset < 0 or offset + count * dtype.itemsize > size:
                 raise ValueError("out of the region")
-            arrays.append(np.frombuffer(region, dtype, count, offset).reshape(shape) if count
-                          else np.zeros(shape, dtype=dtype))
+            arrays.append(np.ndarray(shape, dtype, region, offset) if count else np.zeros(shape, dtype=dtype))
         except (ValueError, TypeError) as error:
             raise WireError(f"malformed shared argument: {error}") from None
     return arrays

@@ -62,9 +62,17 @@ class Channel:
         return self.frames.recv(max_bytes)
 
     def _recv_into(self, view: memoryview) -> int:
-        """Wait for bytes (an answer is seldom there yet when it is asked for), then read what arrived."""
+        """Wait for bytes (an answer is seldom there yet when it is asked for), then read what arrived (``_wait``
+        written out: a call less for every frame)."""
         while True:
-            self._wait(select.POLLIN, self.deadline)
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("deadline passed")
+            if self.events != select.POLLIN:
+                self.poll.modify(self.sock, select.POLLIN)
+                self.events = select.POLLIN
+            if not self.poll.poll(math.ceil(left * 1000)):
+                raise socket.timeout("deadline passed")
             try:
                 return self.sock.recv_into(view)
             except BlockingIOError:  # woken with nothing to read

@@ -222,8 +222,11 @@ class Implementation(Namespace):
 
     def call(self, call: Call) -> Any:
         label = Restated(call.function, call.args, call.kwargs, parameters(call.module, call.function))  # when shown
-        value = self._transport.request("call", {"module": call.module, "name": call.function}, unwrap(call.args),
-                                        {k: unwrap(v) for k, v in call.kwargs.items()}, call=label)
+        args, kwargs = call.args, call.kwargs
+        value = self._transport.request(  # (most calls pass arrays and numbers only: nothing to unwrap)
+            "call", {"module": call.module, "name": call.function},
+            args if LEAVES.issuperset(map(type, args)) else unwrap(args),
+            {k: unwrap(v) for k, v in kwargs.items()} if kwargs else {}, call=label)
         return wrap(self._transport, value, call.function)
 
     def measure(self, call: Call) -> tuple[Any, int]:
