@@ -146,3 +146,26 @@ def test_the_disk_is_read_after_a_millisecond_of_requests_and_its_quota_still_ho
         assert child.probes.write_mib(20, 20 * step) == 20
     with pytest.raises(errors.StudentCrashed, match="wrote more than 64 MiB of files; they were removed"):
         child.probes.write_mib(20, 60)
+
+
+def test_a_call_whose_bytes_are_unchanged_is_compared_at_once_and_any_change_is_still_named():
+    from grader.sandbox.host.shared import BYTES_COMPARED, Region
+    region = Region(1 << 20)
+    try:
+        small = [np.arange(3.0), np.ones(5, dtype=np.int8)]
+        specs = region.place(small)
+        assert region.changed() == []
+        gap = specs[0][2] + small[0].nbytes  # a padding byte after the first array: no argument's
+        region.bytes[gap] = 7
+        assert region.changed() == []
+        region.bytes[specs[1][2] + 2] = 9  # the second argument's third byte
+        assert region.changed() == [1]
+        region.place(small)  # the next call: its own bytes
+        assert region.changed() == []
+        large = [np.zeros(BYTES_COMPARED // 8 + 1)]
+        specs = region.place(large)
+        assert region.span is None and region.changed() == []
+        region.bytes[specs[0][2] + 5] = 1
+        assert region.changed() == [0]
+    finally:
+        region.close()
