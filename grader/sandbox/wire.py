@@ -203,9 +203,11 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 _DECODER = json.JSONDecoder()
 # and their C parts, made once too (JSONEncoder.encode makes its C encoder anew at every call; JSONDecoder.decode
 # wraps its C scanner in two regular-expression matches for the whitespace around a value, which frames never have)
-_C_ENCODE = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+_MAKE_ENCODER = getattr(json.encoder, "c_make_encoder", None)  # (None without the _json module)
+_MAKE_SCANNER = getattr(json.scanner, "c_make_scanner", None)
+_C_ENCODE = _MAKE_ENCODER and _MAKE_ENCODER(  # JSONEncoder's own arguments to it, for these options
     None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
-_C_SCAN = json.scanner.c_make_scanner and json.scanner.c_make_scanner(_DECODER)
+_C_SCAN = _MAKE_SCANNER and _MAKE_SCANNER(_DECODER)
 
 
 def _encode(header: dict) -> str:
@@ -223,6 +225,8 @@ def _decode(text: str):
         if end == len(text):  # most texts: one value, nothing around it
             return value
     return _DECODER.decode(text)
+
+
 _PADS = [bytes(n) for n in range(ALIGN)]
 
 
