@@ -84,15 +84,18 @@ def argument_arrays(args: tuple, kwargs: dict) -> list:
     Bounded: at most :data:`WATCHED_ARRAYS` arrays, the first :data:`SNAPSHOT_BYTES` of them."""
     found: list = []
     left = [SNAPSHOT_BYTES]
-    for labelled in (zip(map(str, range(len(args))), args), kwargs.items()):
-        for label, value in labelled:
-            if type(value) is np.ndarray:  # most arguments, without a call each
-                if len(found) < WATCHED_ARRAYS and value.nbytes <= left[0]:
-                    left[0] -= value.nbytes
-                    found.append((label, value))
-            elif type(value) in (tuple, list, dict):
-                _visit(value, label, 0, found, left)
+    for index, value in enumerate(args):
+        if type(value) is np.ndarray and value.nbytes <= left[0] and len(found) < WATCHED_ARRAYS:  # most arguments,
+            left[0] -= value.nbytes                                                              # without a call
+            found.append((str(index), value))
+        elif type(value) in CONTAINERS:
+            _visit(value, str(index), 0, found, left)
+    for name, value in kwargs.items():
+        _visit(value, str(name), 0, found, left)
     return found
+
+
+CONTAINERS = (tuple, list, dict)
 
 
 def _visit(value, label: str, depth: int, found: list, left: list) -> None:
