@@ -28,7 +28,7 @@ from .spawner import Zygote
 from .workspace import DISK_QUOTA, Workspace, disk_free
 
 DISK_LOOK_SECONDS = 0.25       # the scratch dir's size is measured at least this often (see _check_disk)
-DISK_RUN_SECONDS = 0.001       # and the disk's free space read after requests that took this long together
+DISK_RUN_SECONDS = 0.002       # and the disk's free space read after requests that took this long together
 NO_KWARGS = wire.encode([], [])  # a call's keyword arguments when it has none (encoded once: never changed)
 SHOWN_OUTPUT = 2000            # characters of a crashed child's output quoted back
 MAX_TIMEOUTS = 2               # after this many timeouts in one exercise, its other checks are not run
@@ -65,6 +65,7 @@ class ChildTransport:
         self.baseline_kib: int | None = None
         self.free_disk: int | None = None
         self.unlooked = 0.0  # seconds of requests since the disk's free space was read
+        self.scratch = str(workspace.scratch)  # (a str: a Path is made one at every system call)
         self.limits = zygote.limits
         self.answered = self.populated = False
         spent = workspace.timeouts.get(exercise, 0)
@@ -261,14 +262,14 @@ class ChildTransport:
         removed and the call fails (a hand-in never fills the disk its classmates are graded on). The free space is
         read (a system call) after a request once the requests since it was last read took :data:`DISK_RUN_SECONDS`
         together, and after every request that long: a child that answers at once has had no time to write a quarter
-        of the quota (writing 16 MiB takes milliseconds), and what it writes is seen at the latest a millisecond of
+        of the quota (writing 16 MiB takes milliseconds), and what it writes is seen at the latest two milliseconds of
         requests later."""
         self.unlooked += took
         now = time.monotonic()
         if self.unlooked < DISK_RUN_SECONDS and now - self.workspace.looked < DISK_LOOK_SECONDS:
             return
         self.unlooked = 0.0
-        free = disk_free(self.workspace.scratch)
+        free = disk_free(self.scratch)
         dropped = free is not None and self.free_disk is not None and self.free_disk - free >= DISK_QUOTA // 4
         if not dropped and now - self.workspace.looked < DISK_LOOK_SECONDS:
             return
