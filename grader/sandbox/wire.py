@@ -362,9 +362,9 @@ def parse(body: bytearray) -> tuple[dict, list]:
             dtype_text, shape = spec
             dtype = _safe_dtype(dtype_text)
             shape = tuple(map(int, shape))
+            if len(shape) > 32 or min(shape, default=0) < 0 or math.prod(shape) > MAX_ITEMS:  # (the product last:
+                raise ValueError("bad shape")  # of a hostile list of thousands of sizes, it would take seconds)
             items = math.prod(shape)
-            if min(shape, default=0) < 0 or len(shape) > 32 or items > MAX_ITEMS:
-                raise ValueError("bad shape")
             nbytes = items * dtype.itemsize
             if offset + nbytes > size:
                 raise ValueError("shape does not match the data")

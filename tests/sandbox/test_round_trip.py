@@ -3,6 +3,7 @@ message shows it, and from the arguments as they were sent; a frame's buffer its
 encoded empty keywords; the arguments watched for changes; the disk's free space read less often."""
 import json
 import socket
+import time
 
 import numpy as np
 import pytest
@@ -169,3 +170,12 @@ def test_a_call_whose_bytes_are_unchanged_is_compared_at_once_and_any_change_is_
         assert region.changed() == [0]
     finally:
         region.close()
+
+
+def test_a_shape_of_thousands_of_sizes_is_refused_before_its_product_is_taken():
+    header = json.dumps({"ok": True, "arrays": [["<f8", [3] * 200_000]]}).encode()
+    body = bytearray(wire.HEADER.pack(len(header), 1) + header)
+    start = time.monotonic()
+    with pytest.raises(wire.WireError, match="bad shape"):
+        wire.parse(body)
+    assert time.monotonic() - start < 0.5
