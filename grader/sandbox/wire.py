@@ -2,8 +2,8 @@
 
 A frame is ``[u64 body length][u32 header length][u32 array count][header JSON]`` followed
 by each array's raw bytes, each starting on a 16-byte boundary; the header lists each
-array's dtype string and shape. The receiver reads a frame with two ``recv`` calls and views
-the arrays in place. Only plain numeric, bool and
+array's dtype string and shape. The receiver reads a small frame with one ``recv`` call (a large one
+in place, :class:`Receiver`) and views the arrays in place. Only plain numeric, bool and
 fixed-width string dtypes are accepted (``SAFE_DTYPE``), so an object array cannot cross
 and nothing is ever unpickled (the same guarantee as ``.npy`` with ``allow_pickle=False``,
 without its slow header parser). Values are encoded as a JSON tree:
@@ -234,17 +234,19 @@ def frame(header: dict, arrays: list | tuple = ()) -> tuple[list, int]:
     """One frame as the pieces to write in order (its length, the header with each array's dtype and shape, then
     the raw bytes, each array on a multiple of :data:`ALIGN` bytes of the body so the receiver can view it in place
     without copying), and its total size in bytes."""
-    if not arrays:  # most requests (their arrays are in the shared region) and every error: one piece
+    if not arrays:  # most requests (their arrays are in the shared region) and every error: one piece, the header
+        #             without the "arrays" key (parse() reads its absence as none)
         payload = _encode(header).encode()
         return [PREFIX.pack(HEADER.size + len(payload), len(payload), 0) + payload], PREFIX.size + len(payload)
     blobs, specs = [], []
     for array in arrays:  # (ascontiguousarray would make 0-d arrays 1-d)
         blob = array if type(array) is np.ndarray and array.flags.c_contiguous else np.asarray(array, order="C")
-        if blob.dtype.kind not in "biufcSU":  # the real dtype, whatever a subclass's .dtype said to encode()
+        if blob.dtype.kind not in "biufcSU":  # the real dtype, whatever a subclass's .dtype said to encode(): no
+            #                                   pointers leave
             raise TypeError(f"an array of dtype {blob.dtype} cannot be sent")
         blobs.append(blob)
         specs.append([blob.dtype.str, list(blob.shape)])
-    payload = _encode(dict(header, arrays=specs)).encode()  # (a frame without arrays leaves the key out)
+    payload = _encode(dict(header, arrays=specs)).encode()
     parts: list = [b"", payload]
     size = HEADER.size + len(payload)
     for blob in blobs:
