@@ -179,3 +179,17 @@ def test_a_shape_of_thousands_of_sizes_is_refused_before_its_product_is_taken():
     with pytest.raises(wire.WireError, match="bad shape"):
         wire.parse(body)
     assert time.monotonic() - start < 0.5
+
+
+def test_arrays_are_written_into_the_region_by_their_own_bytes():
+    from grader.sandbox.host.shared import Region
+    region = Region(1 << 20)
+    try:
+        sent = [np.array(2.5), np.array(["ab", "c"]), np.array([[True, False]]), np.arange(6, dtype=">i4"),
+                np.zeros((0, 3)), np.asfortranarray(np.arange(6.0).reshape(2, 3))]
+        for (dtype, shape, offset), array in zip(region.place(sent), sent):
+            got = wire.shared_arrays(region.map, [[dtype, shape, offset]])[0]
+            assert got.dtype == array.dtype and got.shape == array.shape and np.array_equal(got, array)
+        assert region.changed() == []
+    finally:
+        region.close()

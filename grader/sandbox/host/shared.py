@@ -73,8 +73,7 @@ class Region:
         self.bytes = memoryview(self.map)  # byte slices copied and compared without numpy (a few microseconds)
         self.next = 0
         self.span: tuple[int, int, bytes] | None = None  # the last placed call's bytes, start to end, when small
-        self.sent: list[tuple[int, np.ndarray, memoryview | None]] = []  # (offset, array, its bytes: None when
-        #                                                                      empty) of the last placed call
+        self.sent: list[tuple[int, np.ndarray]] = []  # (offset, array) of the last placed call
 
     def place(self, arrays: list) -> list | None:
         """Write ``arrays`` into the region; their specs ``[dtype, shape, offset]`` for the child, or None when
@@ -92,14 +91,13 @@ class Region:
             return None
         if self.next + total > self.size:
             self.next = 0
-        offset, specs, sent, region = self.next, [], [], self.bytes
+        offset, specs, sent, region = self.next, [], [], self.map
         for blob in blobs:
             size = blob.nbytes
-            raw = _raw(blob) if size else None   # its bytes, written now and compared after the call
-            if raw is not None:
-                region[offset:offset + size] = raw
+            if size:
+                region[offset:offset + size] = blob  # (a C-contiguous array's buffer: its bytes in order)
             specs.append([blob.dtype.str, list(blob.shape), offset])
-            sent.append((offset, blob, raw))
+            sent.append((offset, blob))
             offset += -(-size // ALIGN) * ALIGN
         start, self.next = self.next, self.next + total
         self.sent = sent
@@ -115,8 +113,8 @@ class Region:
         span = self.span
         if span is not None and self.map[span[0]:span[1]] == span[2]:
             return []
-        return [index for index, (offset, _, raw) in enumerate(self.sent)
-                if raw is not None and self._differs(offset, raw)]
+        return [index for index, (offset, blob) in enumerate(self.sent)
+                if blob.nbytes and self._differs(offset, _raw(blob))]
 
     def _differs(self, offset: int, raw: memoryview) -> bool:
         """Whether the region's bytes at ``offset`` differ from ``raw``: compared as ``bytes`` (one ``memcmp``) up to
@@ -136,8 +134,8 @@ class Region:
         """Add 1 to every float array of the last placed call, in the region (so in the child's arguments and
         in whatever the student's objects kept of them); how many arrays were changed."""
         touched = 0
-        for offset, blob, raw in self.sent:
-            if blob.dtype.kind == "f" and raw is not None:
+        for offset, blob in self.sent:
+            if blob.dtype.kind == "f" and blob.nbytes:
                 view = self._view(offset, blob)
                 view += 1
                 touched += 1
