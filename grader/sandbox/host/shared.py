@@ -95,7 +95,7 @@ class Region:
         for blob in blobs:
             size = blob.nbytes
             if size:
-                region[offset:offset + size] = blob  # (a C-contiguous array's buffer: its bytes in order)
+                region[offset:offset + size] = blob  # type: ignore[assignment]  # (a C-contiguous array's buffer)
             specs.append([blob.dtype.str, list(blob.shape), offset])
             sent.append((offset, blob))
             offset += -(-size // ALIGN) * ALIGN
