@@ -132,12 +132,12 @@ def test_the_arguments_watched_keep_their_labels_order_and_bounds():
     assert len(many) == runtime.WATCHED_ARRAYS
 
 
-def test_the_disk_is_read_after_a_millisecond_of_requests_and_its_quota_still_holds(child, monkeypatch):
+def test_the_disk_is_read_after_milliseconds_of_requests_and_its_quota_still_holds(child, monkeypatch):
     reads = []
     free = transport.disk_free
     monkeypatch.setattr(transport, "disk_free", lambda path: reads.append(path) or free(path))
     x = np.ones(3)
-    for _ in range(50):  # quick calls: the free space is read once they took a millisecond together
+    for _ in range(50):  # quick calls: the free space is read once they took DISK_RUN_SECONDS together
         child.probes.double(x)
     assert 0 < len(reads) < 25
     reads.clear()
