@@ -181,6 +181,29 @@ def restate(function: str, args: tuple, kwargs: dict, names: tuple[str, ...] = (
     return f"{function}({', '.join(parts)})"
 
 
+class Restated:
+    """:func:`restate` of a call, made the first time it is shown (``str``, an f-string) and kept: the sandbox's
+    requests carry one, and most are answered without a message that names the call (a restated call costs
+    microseconds, a round trip's own work a few dozen). Show it while the call is made (every request does, before
+    it returns): it reads the arguments then, so a caller that changes one of them in place afterwards would change
+    what it shows."""
+
+    __slots__ = ("function", "args", "kwargs", "names", "text")
+
+    def __init__(self, function: str, args: tuple, kwargs: dict, names: tuple[str, ...] = ()):
+        self.function, self.args, self.kwargs, self.names = function, args, kwargs, names
+        self.text: str | None = None
+
+    def __str__(self) -> str:
+        if self.text is None:
+            self.text = restate(self.function, self.args, self.kwargs, self.names)
+            self.args = self.kwargs = None  # type: ignore[assignment]  # (what it was made of is not kept alive)
+        return self.text
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+
 def tolerance_for(dtype: np.dtype) -> tuple[float, float]:
     """(rtol, atol) used for results of this dtype."""
     return TOLERANCES.get(np.dtype(dtype), TOLERANCES[np.dtype(np.float64)])

@@ -89,9 +89,10 @@ class Transport(Protocol):
         """The student's side is gone (a child that crashed or timed out): the runner makes a new one."""
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
-                name: str = "", call: str = "") -> Any:
+                name: str = "", call: object = "") -> Any:
         """Send one request (import, call, getattr, len, measure, touch_last_args, plain_cache, generator) and
-        return the decoded answer; a :class:`grader.sandbox.StudentError` for the student's failure."""
+        return the decoded answer; a :class:`grader.sandbox.StudentError` for the student's failure. ``call`` names
+        the call in messages: text, or anything shown by ``str`` (``grader.compare.Restated``: made when shown)."""
 
     def own_output(self) -> tuple[str, int]:
         """What the student's code printed since the last call of this method (bounded), and its size in bytes."""

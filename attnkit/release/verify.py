@@ -76,7 +76,7 @@ class NudgingTransport:
         return self.inner.broken
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
-                name: str = "", call: str = "") -> Any:
+                name: str = "", call: object = "") -> Any:
         return nudge(self.inner.request(op, target, args, kwargs, name, call))
 
     def own_output(self) -> tuple[str, int]:

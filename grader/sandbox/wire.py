@@ -2,8 +2,8 @@
 
 A frame is ``[u64 body length][u32 header length][u32 array count][header JSON]`` followed
 by each array's raw bytes, each starting on a 16-byte boundary; the header lists each
-array's dtype string and shape. The receiver reads a frame with two ``recv`` calls and views
-the arrays in place. Only plain numeric, bool and
+array's dtype string and shape. The receiver reads a small frame with one ``recv`` call (a large one
+in place, :class:`Receiver`) and views the arrays in place. Only plain numeric, bool and
 fixed-width string dtypes are accepted (``SAFE_DTYPE``), so an object array cannot cross
 and nothing is ever unpickled (the same guarantee as ``.npy`` with ``allow_pickle=False``,
 without its slow header parser). Values are encoded as a JSON tree:
@@ -23,6 +23,8 @@ by file path before any student code runs, without importing the ``grader`` pack
 from __future__ import annotations
 
 import json
+import json.encoder
+import json.scanner
 import math
 import re
 import socket
@@ -33,6 +35,7 @@ import numpy as np
 
 LENGTH = struct.Struct("!Q")   # bytes in the frame's body
 HEADER = struct.Struct("!II")  # header length, array count
+PREFIX = struct.Struct("!QII")  # both, as a frame starts
 ALIGN = 16
 MAX_HEADER = 1 << 20          # 1 MiB of JSON
 MAX_FRAME = 512 << 20         # 512 MiB of arrays in one answer
@@ -73,9 +76,10 @@ def encode(value, arrays: list, handles=None, depth: int = 0):
     if depth > MAX_DEPTH:
         raise TypeError(f"value nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, np.ndarray):  # most values, first (a Handle is never an array)
-        if value.dtype.hasobject or value.dtype.kind not in "biufcSUV?":
-            raise TypeError(f"an array of dtype {value.dtype} cannot be sent")
-        arrays.append(np.asarray(value))
+        dtype = value.dtype
+        if dtype.hasobject or dtype.kind not in "biufcSUV?":
+            raise TypeError(f"an array of dtype {dtype} cannot be sent")
+        arrays.append(value if type(value) is np.ndarray else np.asarray(value))
         return {"t": "array", "i": len(arrays) - 1}
     if isinstance(value, Handle):
         return {"t": "handle", "id": value.id, "type": value.type_name, "methods": list(value.methods)}
@@ -177,6 +181,7 @@ def decode(node, arrays: list, depth: int = 0):
 
 SAFE_DTYPE = re.compile(r"^[<>|=]?(b1|[iu][1248]|f[248]|c(8|16)|[SU][1-9][0-9]{0,5})$")  # no size-0 strings
 MAX_ITEMS = 1 << 31           # elements of one received array (also bounds empty arrays' shapes)
+INTS = frozenset((int,))       # the one type of a shared argument's sizes (not bool)
 _SAFE_DTYPES: dict[str, np.dtype] = {}  # dtype strings already checked against SAFE_DTYPE
 
 
@@ -192,14 +197,36 @@ def _safe_dtype(text) -> np.dtype:
     return dtype
 
 
-def _padding(offset: int) -> int:
-    return -offset % ALIGN
-
-
 # made once (json.dumps with options makes one a call); no check for cycles: every header is a tree encode() built
 # afresh, bounded by MAX_DEPTH (the check kept a set of the ids of every dict and list it met: a fifth of the time)
-_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
-_DECODE = json.JSONDecoder().decode
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+_DECODER = json.JSONDecoder()
+# and their C parts, made once too (JSONEncoder.encode makes its C encoder anew at every call; JSONDecoder.decode
+# wraps its C scanner in two regular-expression matches for the whitespace around a value, which frames never have)
+_MAKE_ENCODER = getattr(json.encoder, "c_make_encoder", None)  # (None without the _json module)
+_MAKE_SCANNER = getattr(json.scanner, "c_make_scanner", None)
+_C_ENCODE = _MAKE_ENCODER and _MAKE_ENCODER(  # JSONEncoder's own arguments to it, for these options
+    None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
+_C_SCAN = _MAKE_SCANNER and _MAKE_SCANNER(_DECODER)
+
+
+def _encode(header: dict) -> str:
+    """``header`` as compact JSON (:data:`_ENCODER`'s text)."""
+    return "".join(_C_ENCODE(header, 0)) if _C_ENCODE else _ENCODER.encode(header)
+
+
+def _decode(text: str):
+    """The value of a JSON text (what :data:`_DECODER` reads, with the same errors: ValueError, RecursionError)."""
+    if _C_SCAN:
+        try:
+            value, end = _C_SCAN(text, 0)
+        except StopIteration:  # (not a value where the text starts: whitespace first, or nothing)
+            end = -1
+        if end == len(text):  # most texts: one value, nothing around it
+            return value
+    return _DECODER.decode(text)
+
+
 _PADS = [bytes(n) for n in range(ALIGN)]
 
 
@@ -207,25 +234,31 @@ def frame(header: dict, arrays: list | tuple = ()) -> tuple[list, int]:
     """One frame as the pieces to write in order (its length, the header with each array's dtype and shape, then
     the raw bytes, each array on a multiple of :data:`ALIGN` bytes of the body so the receiver can view it in place
     without copying), and its total size in bytes."""
-    blobs = [array if type(array) is np.ndarray and array.flags.c_contiguous else np.asarray(array, order="C")
-             for array in arrays]  # (ascontiguousarray would make 0-d arrays 1-d)
-    for blob in blobs:  # the real dtype, whatever a subclass's .dtype said to encode(): no pointers leave
-        if blob.dtype.kind not in "biufcSU":
+    if not arrays:  # most requests (their arrays are in the shared region) and every error: one piece, the header
+        #             without the "arrays" key (parse() reads its absence as none)
+        payload = _encode(header).encode()
+        return [PREFIX.pack(HEADER.size + len(payload), len(payload), 0) + payload], PREFIX.size + len(payload)
+    blobs, specs = [], []
+    for array in arrays:  # (ascontiguousarray would make 0-d arrays 1-d)
+        blob = array if type(array) is np.ndarray and array.flags.c_contiguous else np.asarray(array, order="C")
+        if blob.dtype.kind not in "biufcSU":  # the real dtype, whatever a subclass's .dtype said to encode(): no
+            #                                   pointers leave
             raise TypeError(f"an array of dtype {blob.dtype} cannot be sent")
-    if blobs:   # (a frame without arrays leaves the key out: parse() reads its absence as none)
-        header = dict(header, arrays=[[b.dtype.str, list(b.shape)] for b in blobs])
-    payload = _ENCODE(header).encode()
-    parts: list = [b"", HEADER.pack(len(payload), len(blobs)), payload]
+        blobs.append(blob)
+        specs.append([blob.dtype.str, list(blob.shape)])
+    payload = _encode(dict(header, arrays=specs)).encode()
+    parts: list = [b"", payload]
     size = HEADER.size + len(payload)
     for blob in blobs:
-        pad = _padding(size)
+        pad = -size % ALIGN
         parts.append(_PADS[pad])
-        parts.append(memoryview(blob).cast("B") if blob.nbytes else b"")  # type: ignore[arg-type]
+        parts.append(blob)  # (a C-contiguous array: its buffer is its bytes in order)
         size += pad + blob.nbytes
-    parts[0] = LENGTH.pack(size)
+    parts[0] = PREFIX.pack(size, len(payload), len(blobs))
     if size < 1 << 16:
         return [b"".join(parts)], LENGTH.size + size
-    return parts, LENGTH.size + size  # large arrays: no joined copy
+    parts[3::2] = [memoryview(blob).cast("B") if blob.nbytes else b"" for blob in blobs]  # type: ignore[arg-type]
+    return parts, LENGTH.size + size  # large arrays: no joined copy, each array's bytes as a flat view
 
 
 def send(sock: socket.socket, header: dict, arrays: list | tuple = ()) -> None:
@@ -248,17 +281,27 @@ class Receiver:
         self.read_into = read_into
         self.pending = bytearray()  # bytes received past the last frame taken
         self.chunk = bytearray(CHUNK)
+        self.view = memoryview(self.chunk)
 
     def recv(self, max_bytes: int = MAX_FRAME) -> tuple[dict, list]:
         """One whole frame: (header, arrays). Raises :class:`WireError` on anything malformed or when the peer
         closed the stream. The frame's rules are :func:`body_size` and :func:`parse`."""
+        if not self.pending:  # most frames: one read holds the whole of it and nothing else, its body copied once
+            count = self.read_into(self.view)
+            if count == 0:
+                raise WireError("connection closed")
+            if count >= LENGTH.size:
+                end = LENGTH.size + body_size(self.view[:LENGTH.size], max_bytes)
+                if end == count:
+                    return parse(self.chunk[LENGTH.size:end])
+            self.pending += self.view[:count]
         size = body_size(self._take(LENGTH.size), max_bytes)
         return parse(self._take(size))
 
     def _take(self, size: int) -> bytearray:
         """The next ``size`` bytes, as a buffer of their own (a frame's arrays are views of it)."""
         while len(self.pending) < size and size - len(self.pending) <= CHUNK:
-            self.pending += memoryview(self.chunk)[:self._read(memoryview(self.chunk))]
+            self.pending += self.view[:self._read(self.view)]
         if len(self.pending) >= size:
             taken = self.pending[:size]
             del self.pending[:size]
@@ -301,29 +344,33 @@ def parse(body: bytearray) -> tuple[dict, list]:
     if header_size > MAX_HEADER or count > 10_000 or HEADER.size + header_size > size:
         raise WireError("frame header too large")
     try:
-        header = _DECODE(body[HEADER.size:HEADER.size + header_size].decode())
+        header = _decode(body[HEADER.size:HEADER.size + header_size].decode())
     except (ValueError, RecursionError) as error:  # RecursionError: JSON nested thousands deep (UnicodeError: a
         #                                            ValueError: the header is not UTF-8)
         raise WireError(f"malformed header: {type(error).__name__}") from None
     if not isinstance(header, dict):
         raise WireError("header is not an object")
+    if not count and "arrays" not in header:  # no arrays (every request whose arrays are in the shared region)
+        if HEADER.size + header_size != size:
+            raise WireError("frame has trailing bytes")
+        return header, []
     specs = header.pop("arrays", [])
     if not isinstance(specs, list) or len(specs) != count:
         raise WireError("array descriptions do not match the frame")
     arrays, offset = [], HEADER.size + header_size
     for spec in specs:
-        offset += _padding(offset)
+        offset += -offset % ALIGN
         try:
             dtype_text, shape = spec
             dtype = _safe_dtype(dtype_text)
-            shape = tuple(int(n) for n in shape)
-            if any(n < 0 for n in shape) or len(shape) > 32 or math.prod(shape) > MAX_ITEMS:
-                raise ValueError("bad shape")
-            nbytes = math.prod(shape) * dtype.itemsize
+            shape = tuple(map(int, shape))
+            if len(shape) > 32 or min(shape, default=0) < 0 or math.prod(shape) > MAX_ITEMS:  # (the product last:
+                raise ValueError("bad shape")  # of a hostile list of thousands of sizes, it would take seconds)
+            items = math.prod(shape)
+            nbytes = items * dtype.itemsize
             if offset + nbytes > size:
                 raise ValueError("shape does not match the data")
-            arrays.append(np.frombuffer(body, dtype=dtype, count=math.prod(shape), offset=offset).reshape(shape)
-                          if nbytes else np.zeros(shape, dtype=dtype))
+            arrays.append(np.ndarray(shape, dtype, body, offset) if nbytes else np.zeros(shape, dtype=dtype))
         except (ValueError, TypeError) as error:
             raise WireError(f"malformed array: {error}") from None
         offset += nbytes
@@ -344,13 +391,13 @@ def shared_arrays(region, specs) -> list:
         try:
             dtype_text, shape, offset = spec
             dtype = _safe_dtype(dtype_text)
-            if type(shape) is not list or len(shape) > 32 or not all(type(n) is int and n >= 0 for n in shape):
+            if type(shape) is not list or len(shape) > 32 or not INTS.issuperset(map(type, shape)) \
+                    or min(shape, default=0) < 0:
                 raise ValueError("a shape of non-negative integers")
             count = math.prod(shape)
             if type(offset) is not int or offset < 0 or offset + count * dtype.itemsize > size:
                 raise ValueError("out of the region")
-            arrays.append(np.frombuffer(region, dtype, count, offset).reshape(shape) if count
-                          else np.zeros(shape, dtype=dtype))
+            arrays.append(np.ndarray(shape, dtype, region, offset) if count else np.zeros(shape, dtype=dtype))
         except (ValueError, TypeError) as error:
             raise WireError(f"malformed shared argument: {error}") from None
     return arrays

@@ -11,13 +11,13 @@ class StudentError(AssertionError):
 
     kind = "error"
 
-    def __init__(self, message: str, *, call: str = "", exercise: str = "", sibling: str = "", error_type: str = "",
+    def __init__(self, message: str, *, call: object = "", exercise: str = "", sibling: str = "", error_type: str = "",
                  error_message: str = "", function: str = "", where: str = "", line: str = "", names: tuple = ()):
         super().__init__(message)
         self.message = message
         self.error_type = error_type        # the student's exception class name, e.g. "ValueError"
         self.error_message = error_message  # what that exception said (its str, bounded)
-        self.call = call
+        self.call = str(call)  # the call as text (a request's label is made when first shown: compare.Restated)
         self.function = function            # the name called: "softmax", or a method's "append"
         self.exercise = exercise
         self.sibling = sibling  # the other exercise whose module raised, if any

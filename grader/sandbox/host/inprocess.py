@@ -39,7 +39,7 @@ class InProcessTransport:
         self.siblings_called: set[str] = set()  # the student's own siblings answer here: never the reference
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
-                name: str = "", call: str = "") -> Any:
+                name: str = "", call: object = "") -> Any:
         self.report = NO_REPORT
         args, kwargs = as_sent(tuple(args)), dict(as_sent(list((kwargs or {}).items())))
         try:
@@ -71,7 +71,7 @@ def as_sent(value: Any) -> Any:
     return wire.decode(tree, [array.copy() for array in arrays])
 
 
-def as_received(result: Any, runtime: Responder, *, call: str, exercise: str) -> Any:
+def as_received(result: Any, runtime: Responder, *, call: object, exercise: str) -> Any:
     """``result`` as the trusted side receives it from a child: encoded, arrays copied, objects as handles."""
     arrays: list = []
     try:

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ...calls import Call, Namespace
-from ...compare import restate
+from ...compare import Restated
 from ...interfaces import CallReport, Transport
 from ...signatures import method_parameters, parameters
 from ...text import printable
@@ -75,7 +75,7 @@ def error_info(raw: Any, scrub: Callable[[str], str] = str) -> dict:
             **{flag: raw.get(flag) is True for flag in ("bad_value", "import", "not_implemented", "memory")}}
 
 
-def student_error(info: dict, *, call: str, exercise: str, function: str = "") -> errors.StudentError:
+def student_error(info: dict, *, call: object, exercise: str, function: str = "") -> errors.StudentError:
     """The trusted-side exception for an error the student's side reported (``function``: the name called)."""
     where = f" ({info['where']})" if info.get("where") else ""
     sibling = info.get("sibling", "")
@@ -117,7 +117,7 @@ def unjudgeable(value: Any, depth: int = 0) -> str:
     return ""
 
 
-def judged(value: Any, *, call: str, exercise: str) -> Any:
+def judged(value: Any, *, call: object, exercise: str) -> Any:
     """``value`` when a check can judge it; StudentBadValue naming why not otherwise."""
     reason = unjudgeable(value)
     if reason:
@@ -174,7 +174,7 @@ class RemoteMethod:
 
     def __call__(self, *args, **kwargs):
         value = self._transport.request("call", self._target, unwrap(args), {k: unwrap(v) for k, v in kwargs.items()},
-                                        call=restate(self._label, args, kwargs, self._names))
+                                        call=Restated(self._label, args, kwargs, self._names))
         return wrap(self._transport, value, f"{self._label}()")
 
     def __repr__(self) -> str:
@@ -221,9 +221,12 @@ class Implementation(Namespace):
         self._transport = transport
 
     def call(self, call: Call) -> Any:
-        label = restate(call.function, call.args, call.kwargs, parameters(call.module, call.function))  # names, shapes
-        value = self._transport.request("call", {"module": call.module, "name": call.function}, unwrap(call.args),
-                                        {k: unwrap(v) for k, v in call.kwargs.items()}, call=label)
+        label = Restated(call.function, call.args, call.kwargs, parameters(call.module, call.function))  # when shown
+        args, kwargs = call.args, call.kwargs
+        value = self._transport.request(  # (most calls pass arrays and numbers only: nothing to unwrap)
+            "call", {"module": call.module, "name": call.function},
+            args if LEAVES.issuperset(map(type, args)) else unwrap(args),
+            {k: unwrap(v) for k, v in kwargs.items()} if kwargs else {}, call=label)
         return wrap(self._transport, value, call.function)
 
     def measure(self, call: Call) -> tuple[Any, int]:

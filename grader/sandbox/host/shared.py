@@ -27,10 +27,6 @@ BYTES_COMPARED = 32 << 10  # arrays up to this size are compared after a call as
 COMPARED_AT_ONCE = 1 << 20  # bytes of a large array compared in one numpy step (bounds the temporary it makes)
 
 
-def _aligned(size: int, to: int) -> int:
-    return -(-size // to) * to
-
-
 def labels(args: tuple, kwargs: dict) -> list[str | None]:
     """The label of each array ``wire.encode`` collects from ``(args, kwargs)``, in its order (through tuples, lists
     and dicts): ``0``, ``mask``, ``1[0]``, ``1['wte']``; None for a numpy scalar (sent as a 0-d array, but not the
@@ -76,8 +72,8 @@ class Region:
         self.map = mmap.mmap(self.fd, size)
         self.bytes = memoryview(self.map)  # byte slices copied and compared without numpy (a few microseconds)
         self.next = 0
-        self.sent: list[tuple[int, np.ndarray, memoryview | None]] = []  # (offset, array, its bytes: None when
-        #                                                                      empty) of the last placed call
+        self.span: tuple[int, int, bytes] | None = None  # the last placed call's bytes, start to end, when small
+        self.sent: list[tuple[int, np.ndarray]] = []  # (offset, array) of the last placed call
 
     def place(self, arrays: list) -> list | None:
         """Write ``arrays`` into the region; their specs ``[dtype, shape, offset]`` for the child, or None when
@@ -88,33 +84,37 @@ class Region:
             if blob.dtype.kind not in SENDABLE:
                 raise TypeError("an array of this dtype cannot be sent")
             blobs.append(blob)
-            total += _aligned(blob.nbytes, ALIGN)
+            total += -(-blob.nbytes // ALIGN) * ALIGN
         if total > self.size:   # (calls are packed, not each on pages of its own: a page's first write is a fault
             #                       on both sides, a few microseconds each, and most calls send a few hundred bytes)
-            self.sent = []
+            self.sent, self.span = [], None
             return None
         if self.next + total > self.size:
             self.next = 0
-        offset, specs, sent = self.next, [], []
+        offset, specs, sent, region = self.next, [], [], self.map
         for blob in blobs:
             size = blob.nbytes
-            raw = _raw(blob) if size else None   # its bytes, written now and compared after the call
-            if raw is not None:
-                self.bytes[offset:offset + size] = raw
+            if size:
+                region[offset:offset + size] = blob  # type: ignore[assignment]  # (a C-contiguous array's buffer)
             specs.append([blob.dtype.str, list(blob.shape), offset])
-            sent.append((offset, blob, raw))
-            offset += _aligned(size, ALIGN)
-        self.next += total
+            sent.append((offset, blob))
+            offset += -(-size // ALIGN) * ALIGN
+        start, self.next = self.next, self.next + total
         self.sent = sent
+        self.span = (start, start + total, self.map[start:start + total]) if total <= BYTES_COMPARED else None
         return specs
 
     def _view(self, offset: int, blob: np.ndarray) -> np.ndarray:
         return np.frombuffer(self.map, blob.dtype, blob.size, offset).reshape(blob.shape)
 
     def changed(self) -> list[int]:
-        """Indices of the last placed call's arrays whose bytes in the region differ from what was sent."""
-        return [index for index, (offset, _, raw) in enumerate(self.sent)
-                if raw is not None and self._differs(offset, raw)]
+        """Indices of the last placed call's arrays whose bytes in the region differ from what was sent (most calls
+        change none: their bytes together, when small, are compared at once first)."""
+        span = self.span
+        if span is not None and self.map[span[0]:span[1]] == span[2]:
+            return []
+        return [index for index, (offset, blob) in enumerate(self.sent)
+                if blob.nbytes and self._differs(offset, _raw(blob))]
 
     def _differs(self, offset: int, raw: memoryview) -> bool:
         """Whether the region's bytes at ``offset`` differ from ``raw``: compared as ``bytes`` (one ``memcmp``) up to
@@ -134,15 +134,15 @@ class Region:
         """Add 1 to every float array of the last placed call, in the region (so in the child's arguments and
         in whatever the student's objects kept of them); how many arrays were changed."""
         touched = 0
-        for offset, blob, raw in self.sent:
-            if blob.dtype.kind == "f" and raw is not None:
+        for offset, blob in self.sent:
+            if blob.dtype.kind == "f" and blob.nbytes:
                 view = self._view(offset, blob)
                 view += 1
                 touched += 1
         return touched
 
     def close(self) -> None:
-        self.sent = []
+        self.sent, self.span = [], None
         self.bytes.release()
         try:
             self.map.close()

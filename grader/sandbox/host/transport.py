@@ -28,6 +28,8 @@ from .spawner import Zygote
 from .workspace import DISK_QUOTA, Workspace, disk_free
 
 DISK_LOOK_SECONDS = 0.25       # the scratch dir's size is measured at least this often (see _check_disk)
+DISK_RUN_SECONDS = 0.002       # and the disk's free space read after requests that took this long together
+NO_KWARGS = wire.encode([], [])  # a call's keyword arguments when it has none (encoded once: never changed)
 SHOWN_OUTPUT = 2000            # characters of a crashed child's output quoted back
 MAX_TIMEOUTS = 2               # after this many timeouts in one exercise, its other checks are not run
 SIGNAL_NAMES = {signal.SIGSEGV: "a segmentation fault", signal.SIGKILL: "SIGKILL (out of memory?)",
@@ -62,6 +64,9 @@ class ChildTransport:
         self.region: shared.Region | None = None
         self.baseline_kib: int | None = None
         self.free_disk: int | None = None
+        self.unlooked = 0.0  # seconds of requests since the disk's free space was read
+        self.scratch = str(workspace.scratch)  # (a str: a Path is made one at every system call)
+        self.limits = zygote.limits
         self.answered = self.populated = False
         spent = workspace.timeouts.get(exercise, 0)
         if spent >= MAX_TIMEOUTS:  # no new child for an exercise that already timed out this often
@@ -123,7 +128,7 @@ class ChildTransport:
             self.kill(wait=False)  # a child that does not read its socket: the next request starts another
 
     def request(self, op: str, target: dict, args: tuple = (), kwargs: dict | None = None,
-                name: str = "", call: str = "") -> Any:
+                name: str = "", call: object = "") -> Any:
         if self.broken is not None:
             raise self.broken
         if self.dead:
@@ -141,11 +146,11 @@ class ChildTransport:
         if op != "import":
             self.answered = True
         arrays: list = []
-        header = {"op": op, "target": target, "name": name,
-                  "args": wire.encode(tuple(args), arrays), "kwargs": wire.encode(list((kwargs or {}).items()), arrays)}
+        header = {"op": op, "target": target, "name": name, "args": wire.encode(tuple(args), arrays),
+                  "kwargs": wire.encode(list(kwargs.items()), arrays) if kwargs else NO_KWARGS}
         watched = None  # the arguments whose arrays are placed in the shared region (labelled only when one changed)
-        if op == "call" and self.region is not None:
-            specs = self.region.place(arrays) if arrays else None
+        if arrays and op == "call" and self.region is not None:
+            specs = self.region.place(arrays)
             if specs is not None:
                 header["shared"], arrays, watched = specs, [], (tuple(args), kwargs or {})
         start = time.monotonic()
@@ -165,8 +170,9 @@ class ChildTransport:
             else:
                 raise CallbackRefused(f"more than {MAX_CALLBACKS} calls of other exercises' functions in one call")
             kernel = None if rss_before is None else read_peak(pid, rss_before, self.baseline_kib)
-            mutated = () if watched is None else tuple(self._mutated(watched, answer.get("mutated")))
-            self.report = CallReport(mutated, kernel)
+            mutated = () if watched is None else self._mutated(watched, answer.get("mutated"))
+            if mutated or kernel is not None:  # (most calls: NO_REPORT, set above)
+                self.report = CallReport(mutated, kernel)
         except (socket.timeout, TimeoutError):
             self._spend(start)
             self.kill()
@@ -192,8 +198,7 @@ class ChildTransport:
                 raise self._bad_value(call, f"the value your code returned could not be read ({failure})") from None
             raise errors.StudentCrashed(f"your process {how} during {call}{detail}", call=call,
                                         exercise=self.exercise) from None
-        self._spend(start)
-        self._check_disk(call)
+        self._check_disk(call, self._spend(start))
         try:  # every field of the answer is the student's: anything malformed is their error, never ours
             return self._answer(op, target, answer, values, call)
         except errors.StudentError:
@@ -214,21 +219,21 @@ class ChildTransport:
                 str(workspace.root): "<workspace>"})  # the folders above it: the grader's temp
         return scrubber
 
-    def _mutated(self, arguments: tuple[tuple, dict], stated) -> list[str]:
+    def _mutated(self, arguments: tuple[tuple, dict], stated) -> tuple[str, ...]:
         """The arguments the last call changed: those whose bytes differ in the shared region, decided here, and
         those the child says it changed (a shape or dtype set in place): a statement that can only cost the
         student, so only the labels of arrays actually sent are taken from it, never one made up. The arguments
         (``(args, kwargs)`` as sent) are labelled only then: most calls change nothing."""
         indices = self.region.changed() if self.region is not None else []
         if not indices and not stated:  # most calls
-            return []
+            return ()
         watched = shared.labels(*arguments)
         changed = {watched[index] for index in indices}
         if isinstance(stated, list):
             changed |= {label for label in stated[:len(watched)] if isinstance(label, str) and label in watched}
-        return [label for label in dict.fromkeys(watched) if label and label in changed]
+        return tuple(label for label in dict.fromkeys(watched) if label and label in changed)
 
-    def _answer(self, op: str, target: dict, answer: dict, values: list, call: str) -> Any:
+    def _answer(self, op: str, target: dict, answer: dict, values: list, call: object) -> Any:
         if answer.get("ok") is True:
             return judged(wire.decode(answer.get("value"), values), call=call, exercise=self.exercise)
         info = error_info(answer.get("error"), self.scrub)
@@ -250,12 +255,21 @@ class ChildTransport:
         elif not missing and not info["sibling"]:
             self._note(NoteKind.IMPORT_ERROR, f"{self.module}.py: {info['type']}: {info['message'][:200]}{where}")
 
-    def _check_disk(self, call: str) -> None:
-        """After a request: what this submission keeps in its scratch dir is measured (when the disk's free space
-        fell by a quarter of :data:`DISK_QUOTA` since the last look, or :data:`DISK_LOOK_SECONDS` have passed: a
-        walk costs tens of microseconds, a round trip about eighty); past the quota its files are removed and the
-        call fails (a hand-in never fills the disk its classmates are graded on)."""
-        free, now = disk_free(self.workspace.scratch), time.monotonic()
+    def _check_disk(self, call: object, took: float) -> None:
+        """After a request that took ``took`` seconds: what this submission keeps in its scratch dir is measured when
+        the disk's free space fell by a quarter of :data:`DISK_QUOTA` since the last look, or :data:`DISK_LOOK_SECONDS`
+        have passed (a walk costs tens of microseconds, a round trip about eighty); past the quota its files are
+        removed and the call fails (a hand-in never fills the disk its classmates are graded on). The free space is
+        read (a system call) after a request once the requests since it was last read took :data:`DISK_RUN_SECONDS`
+        together, and after every request that long: a child that answers at once has had no time to write a quarter
+        of the quota (writing 16 MiB takes milliseconds), and what it writes is seen at the latest two milliseconds of
+        requests later."""
+        self.unlooked += took
+        now = time.monotonic()
+        if self.unlooked < DISK_RUN_SECONDS and now - self.workspace.looked < DISK_LOOK_SECONDS:
+            return
+        self.unlooked = 0.0
+        free = disk_free(self.scratch)
         dropped = free is not None and self.free_disk is not None and self.free_disk - free >= DISK_QUOTA // 4
         if not dropped and now - self.workspace.looked < DISK_LOOK_SECONDS:
             return
@@ -268,26 +282,29 @@ class ChildTransport:
             raise errors.StudentCrashed(f"{call}: your code wrote more than {DISK_QUOTA >> 20} MiB of files; they "
                                         "were removed", call=call, exercise=self.exercise)
 
-    def _bad_value(self, call: str, why: str) -> errors.StudentBadValue:
+    def _bad_value(self, call: object, why: str) -> errors.StudentBadValue:
         self.kill()  # its process is not trusted to answer the next request sensibly
         return errors.StudentBadValue(f"{call}: {why}", call=call, exercise=self.exercise)
 
     # -- time ---------------------------------------------------------------------------------
     def _time_left(self) -> tuple[float, str]:
         """(seconds the next request may take, "" or the budget that limits it below the per-call timeout)."""
-        limits = self.zygote.limits
-        exercise = limits.per_exercise - self.workspace.spent.get(self.exercise, 0.0)
-        student = limits.student_seconds - sum(self.workspace.spent.values())
-        if min(exercise, student) >= self.timeout:
+        limits, spent = self.limits, self.workspace.spent
+        exercise = limits.per_exercise - spent.get(self.exercise, 0.0)
+        student = limits.student_seconds - sum(spent.values())
+        if exercise >= self.timeout and student >= self.timeout:
             return self.timeout, ""
         if student <= exercise:
             return student, f"your whole submission ({limits.student_seconds:g} s)"
         return exercise, f"exercise {self.exercise} ({limits.per_exercise:g} s)"
 
-    def _spend(self, start: float) -> None:
-        self.workspace.spent[self.exercise] = self.workspace.spent.get(self.exercise, 0.0) + time.monotonic() - start
+    def _spend(self, start: float) -> float:
+        """Count the seconds since ``start`` to this exercise; returns them."""
+        took = time.monotonic() - start
+        self.workspace.spent[self.exercise] = self.workspace.spent.get(self.exercise, 0.0) + took
+        return took
 
-    def _too_slow(self, call: str, budget: str) -> errors.StudentTimeout:
+    def _too_slow(self, call: object, budget: str) -> errors.StudentTimeout:
         self._note(NoteKind.TOO_SLOW, f"{self.exercise}: the time for {budget} ran out")
         return errors.StudentTimeout(f"{call}: not run, your code was too slow: it used all the time for {budget}",
                                      call=call, exercise=self.exercise)

@@ -31,7 +31,7 @@ DISK_QUOTA = 64 << 20     # bytes of files one submission's children may keep in
 SCRATCH_ENTRIES = 10_000  # entries a measure of the scratch dir visits
 
 
-def disk_free(path: Path) -> int | None:
+def disk_free(path: str | Path) -> int | None:
     """Bytes free on the file system holding ``path`` (None when it cannot be read)."""
     try:
         info = os.statvfs(path)

@@ -17,6 +17,10 @@ except ImportError:  # loaded by path in the zygote, where the grader package is
     import attnkit_sandbox_wire as wire  # type: ignore[no-redef]
 
 
+NO_ARGS = {"t": "tuple", "items": []}  # what a request without arguments stands for (read, never changed)
+NO_KWARGS = {"t": "list", "items": []}
+
+
 def answer(sock, request, region=None):
     """Load the submission (with the stand-ins the spawn ``request`` names) and answer requests on ``sock``.
     ``region``: the memory the trusted side writes the arguments of a call into (its arrays are views of it)."""
@@ -37,20 +41,20 @@ def answer(sock, request, region=None):
             header, arrays = frames.recv()
         except (wire.WireError, OSError):
             return
-        if header.get("op") == "trust_own":  # the trusted side's word, answered by nothing
+        op = header.get("op")
+        if op == "trust_own":  # the trusted side's word, answered by nothing
             runtime.trust_own(header.get("names"))
             continue
         shared = header.get("shared")
         try:
             if shared is not None and region is not None:
                 arrays = wire.shared_arrays(region, shared)
-            args = wire.decode(header.get("args", {"t": "tuple", "items": []}), arrays)
-            kwargs = wire.decode(header.get("kwargs", {"t": "list", "items": []}), arrays)
-            kwargs = dict(kwargs)
+            args = wire.decode(header.get("args", NO_ARGS), arrays)
+            kwargs = dict(wire.decode(header.get("kwargs", NO_KWARGS), arrays))
             result = runtime.run(header["op"], header["target"], args, kwargs, header.get("name", ""))
         except (KeyboardInterrupt, SystemExit, Exception) as error:  # the student's code failed or left
             info = runtime.describe_error(error, exercise)
-            info["import"] = header.get("op") == "import" or isinstance(error, (ImportError, SyntaxError))
+            info["import"] = op == "import" or isinstance(error, (ImportError, SyntaxError))
             if isinstance(error, SystemExit):
                 code = runtime_module.safe_text(error.code, repr)[:200]
                 info["type"], info["message"] = "SystemExit", f"your code called sys.exit({code})"

@@ -83,27 +83,35 @@ def argument_arrays(args: tuple, kwargs: dict) -> list:
 
     Bounded: at most :data:`WATCHED_ARRAYS` arrays, the first :data:`SNAPSHOT_BYTES` of them."""
     found: list = []
-    budget = [SNAPSHOT_BYTES]
-
-    def visit(value, label: str, depth: int) -> None:
-        if len(found) >= WATCHED_ARRAYS or depth > 8:
-            return
-        if type(value) is np.ndarray:
-            if value.nbytes <= budget[0]:
-                budget[0] -= value.nbytes
-                found.append((label, value))
-        elif type(value) in (tuple, list):
-            for index, item in enumerate(value[:WATCHED_ARRAYS]):
-                visit(item, f"{label}[{index}]", depth + 1)
-        elif type(value) is dict:
-            for key, item in list(value.items())[:WATCHED_ARRAYS]:
-                visit(item, f"{label}[{key!r}]", depth + 1)
-
+    left = [SNAPSHOT_BYTES]
     for index, value in enumerate(args):
-        visit(value, str(index), 0)
+        if type(value) is np.ndarray and value.nbytes <= left[0] and len(found) < WATCHED_ARRAYS:  # most arguments,
+            left[0] -= value.nbytes                                                              # without a call
+            found.append((str(index), value))
+        elif type(value) in CONTAINERS:
+            _visit(value, str(index), 0, found, left)
     for name, value in kwargs.items():
-        visit(value, str(name), 0)
+        _visit(value, str(name), 0, found, left)
     return found
+
+
+CONTAINERS = (tuple, list, dict)
+
+
+def _visit(value, label: str, depth: int, found: list, left: list) -> None:
+    """The arrays in one argument, into ``found`` (``left``: the bytes the bound leaves)."""
+    if len(found) >= WATCHED_ARRAYS or depth > 8:
+        return
+    if type(value) is np.ndarray:
+        if value.nbytes <= left[0]:
+            left[0] -= value.nbytes
+            found.append((label, value))
+    elif type(value) in (tuple, list):
+        for index, item in enumerate(value[:WATCHED_ARRAYS]):
+            _visit(item, f"{label}[{index}]", depth + 1, found, left)
+    elif type(value) is dict:
+        for key, item in list(value.items())[:WATCHED_ARRAYS]:
+            _visit(item, f"{label}[{key!r}]", depth + 1, found, left)
 
 
 def snapshot(array) -> tuple | None:
@@ -151,7 +159,7 @@ LENT_CLASSES = {"KVCache": PlainCache}
 
 def layout(array) -> tuple:
     """An argument array's dtype and shape (what changes without its bytes changing)."""
-    return array.dtype.str, array.shape
+    return array.dtype, array.shape
 
 
 class Unresolved(LookupError):
@@ -214,7 +222,7 @@ class Responder:
 
     def unwrap(self, value):
         """Arguments: trusted-side handles become the objects they stand for."""
-        if type(value) is np.ndarray:  # most arguments, first
+        if type(value) in wire.LEAVES:  # most arguments, first
             return value
         if isinstance(value, wire.Handle):
             return self.objects[value.id]
@@ -245,8 +253,10 @@ class Responder:
             return getattr(subject, name)
         if op == "len":
             return len(subject)
-        arguments = self.unwrap(tuple(args))
-        keywords = {k: self.unwrap(v) for k, v in (kwargs or {}).items()}
+        arguments = tuple(args)
+        if not wire.LEAVES.issuperset(map(type, arguments)):  # (most calls pass arrays and numbers only)
+            arguments = self.unwrap(arguments)
+        keywords = {k: self.unwrap(v) for k, v in kwargs.items()} if kwargs else {}
         if op not in ("call", "measure"):
             raise Unresolved(f"unknown request {op!r}")
         inputs = argument_arrays(arguments, keywords)
