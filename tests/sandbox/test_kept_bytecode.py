@@ -50,7 +50,8 @@ def test_kept_then_placed_for_the_same_source_only(tmp_path):
     assert kb.keep(modules, submission, prefix) == 0   # the same bytes: nothing written again
     shutil.rmtree(prefix)
     (submission / "b.py").write_bytes(b"B = 3\n")     # the student changed b.py: same size, another source
-    assert kb.place(modules, submission, prefix, None) == 1
+    assert kb.place(modules, submission, prefix, None) == {"a.py"}
+    assert kb.keep(modules, submission, prefix, placed={"a.py"}) == 0   # b.py's bytecode was never written
     assert kb.child_path(prefix, submission / "a.py").read_bytes() == _pyc(b"A = 1\n")
     assert not kb.child_path(prefix, submission / "b.py").exists()
 

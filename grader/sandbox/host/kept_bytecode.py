@@ -58,11 +58,11 @@ def matches(data: bytes, source: bytes) -> bool:
             and int.from_bytes(header[12:16], "little") == len(source) & 0xFFFFFFFF)
 
 
-def place(modules: Path, submission: Path, prefix: Path, user: tuple[int, int] | None) -> int:
+def place(modules: Path, submission: Path, prefix: Path, user: tuple[int, int] | None) -> set[str]:
     """Put the bytecode kept for each module of ``submission`` (the workspace's copies of ``modules``) where its
     children look (under ``prefix``, their bytecode folder); the folders made there belong to ``user`` (the
-    children's), so that they write the other modules' bytecode beside. The number of modules placed."""
-    placed = 0
+    children's), so that they write the other modules' bytecode beside. The file names of the modules placed."""
+    placed: set[str] = set()
     for copy in sorted(submission.glob("*.py")):
         try:
             source = copy.read_bytes()
@@ -78,16 +78,19 @@ def place(modules: Path, submission: Path, prefix: Path, user: tuple[int, int] |
                 sink.write(data)
         except OSError:
             continue
-        placed += 1
+        placed.add(copy.name)
     return placed
 
 
-def keep(modules: Path, submission: Path, prefix: Path) -> int:
+def keep(modules: Path, submission: Path, prefix: Path, placed: set[str] | frozenset[str] = frozenset()) -> int:
     """Keep the bytecode the children wrote for each module of ``submission`` beside its source in ``modules`` (one
     file per module, those of other sources removed); nothing for a module whose bytecode is missing, is not a
-    regular file, or names another format, time or size. The number of modules kept."""
+    regular file, or names another format, time or size, nor for the modules in ``placed`` (:func:`place` put
+    their kept bytecode there: what is kept is already theirs). The number of modules kept."""
     kept = 0
     for copy in sorted(submission.glob("*.py")):
+        if copy.name in placed:
+            continue
         try:
             source = copy.read_bytes()
             data = files.read_regular(child_path(prefix, copy), PYC_BYTES)

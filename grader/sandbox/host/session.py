@@ -85,8 +85,9 @@ class GradingSession:
         self.modules_dir = Path(modules_dir)
         self.workspace = Workspace(modules_dir, zygote.user)
         self.keep_bytecode = keep_bytecode
+        self.placed: set[str] = set()  # the modules whose kept bytecode was put in the workspace
         if keep_bytecode:
-            kept_bytecode.place(self.modules_dir, self.workspace.submission, self._bytecode, zygote.user)
+            self.placed = kept_bytecode.place(self.modules_dir, self.workspace.submission, self._bytecode, zygote.user)
 
     @property
     def _bytecode(self) -> Path:
@@ -124,7 +125,7 @@ class GradingSession:
     def close(self) -> None:
         if self.keep_bytecode:
             self.workspace.settle()  # no child may still write there
-            kept_bytecode.keep(self.modules_dir, self.workspace.submission, self._bytecode)
+            kept_bytecode.keep(self.modules_dir, self.workspace.submission, self._bytecode, self.placed)
         self.workspace.close()
 
     def __enter__(self) -> GradingSession:
