@@ -80,11 +80,20 @@ def discover(exercise: str) -> tuple[CheckSpec, ...]:
         unknown = set(parameters) - set(FIXTURES)
         if unknown:
             raise TypeError(f"{module.__name__}.{name} asks for unknown fixtures {sorted(unknown)}")
-        title = (inspect.getdoc(function) or name).splitlines()[0]
+        title = _first_line(function.__doc__) or name
         specs.append(CheckSpec(exercise, name, title, marks.task, marks.points, marks.visibility, function, parameters,
                                marks.heavy, marks.rule))
     specs.sort(key=lambda spec: spec.function.__code__.co_firstlineno)
     return tuple(specs)
+
+
+def _first_line(doc: str | None) -> str:
+    """A check's title: the first line of its docstring that holds anything, stripped (``inspect.getdoc`` dedented
+    the whole docstring for it, for every check before the first exercise started: 4 ms of each ``attnkit check``)."""
+    for line in (doc or "").splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
 
 
 def seed_for(exercise: str, name: str) -> int:
