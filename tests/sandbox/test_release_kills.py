@@ -46,3 +46,17 @@ def test_a_released_child_is_killed_and_reaped(zygote, submission, module):
         assert _dead(pid)
         zygote.settle()  # and reaped
         assert not os.path.exists(f"/proc/{pid}")
+
+
+def test_with_the_zygote_gone_the_trusted_side_kills_it(submission):
+    from grader.sandbox.host.spawner import Zygote
+
+    with Zygote() as zygote, Workspace(submission(probes=SURVIVOR), zygote.user) as workspace:
+        impl = zygote.implementation(workspace, "softmax", module="probes")
+        assert impl.probes.value() == 1.0
+        pid = impl._transport.pid
+        zygote.process.kill()  # the zygote alone: its children live in sessions of their own
+        zygote.process.wait()
+        impl.close()
+        assert _dead(pid)
+        workspace.released.clear()  # nothing left to settle with a zygote that is gone
