@@ -81,7 +81,7 @@ def test_a_child_started_for_an_exercise_no_lane_takes_is_closed():
     assert closed == ["b"]
 
 
-@pytest.mark.parametrize("cpus, expected", [(1, 1), (2, 4), (3, 4), (16, 4)])
-def test_check_runs_two_lanes_per_cpu_at_most_four_and_one_on_a_single_cpu(monkeypatch, cpus, expected):
+@pytest.mark.parametrize("cpus, expected", [(1, 1), (2, 6), (3, 6), (16, 6)])
+def test_check_runs_three_lanes_per_cpu_at_most_six_and_one_on_a_single_cpu(monkeypatch, cpus, expected):
     monkeypatch.setattr(check.os, "sched_getaffinity", lambda pid: set(range(cpus)), raising=False)
     assert check.lanes() == expected
