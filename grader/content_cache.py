@@ -4,6 +4,7 @@ from other contents). Used by ``grader.parse_cache`` (parsed YAML, the quiz inde
 reference's results). Writing is best effort: a read-only folder only costs the work again."""
 from __future__ import annotations
 
+import glob
 import hashlib
 import importlib.util
 from pathlib import Path
@@ -29,15 +30,21 @@ def sha256_of(prefix: bytes, parts: Iterable[bytes]) -> str:
     return digest.hexdigest()
 
 
-def keep(entry: Path, data: bytes, others: str) -> None:
-    """Write ``data`` as ``entry`` (a reader never sees half of it) and remove the entries of the same kind made from
-    other contents (the files of ``entry``'s folder matching the glob ``others``); nothing when the folder cannot be
-    written."""
+def entry(source: Path, name: str, digest: str, suffix: str) -> Path:
+    """The file ``NAME.DIGEST SUFFIX`` kept for the file ``source`` (in :func:`folder`)."""
+    return folder(source) / f"{name}.{digest}{suffix}"
+
+
+def keep(kept: Path, data: bytes, digest: str) -> None:
+    """Write ``data`` as ``kept`` (an :func:`entry`; a reader never sees half of it) and remove the entries of the same
+    kind made from other contents (the files of its folder named as it is but for another digest of the same length);
+    nothing when the folder cannot be written."""
+    head, _, tail = kept.name.rpartition(digest)
     try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_bytes(entry, data, durable=False)
-        for older in entry.parent.glob(others):
-            if older != entry:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_bytes(kept, data, durable=False)
+        for older in kept.parent.glob(f"{glob.escape(head)}{'?' * len(digest)}{glob.escape(tail)}"):
+            if older != kept:
                 older.unlink(missing_ok=True)
     except OSError:
         return

@@ -64,7 +64,7 @@ class Kept:
 
     def path(self, module: str) -> Path:
         source = self.sources[module]
-        return content_cache.folder(source) / f"{source.stem}.results.{self.tag[:TAG_CHARS]}.bin"
+        return content_cache.entry(source, f"{source.stem}.results", self.tag[:TAG_CHARS], ".bin")
 
     def get(self, module: str, key: bytes) -> Any:
         """The result kept for the call whose digest is ``key`` (its lists and dicts new, its arrays read-only), or
@@ -118,7 +118,7 @@ class Kept:
             if len(data) > FILE_BYTES:
                 data = _packed(self.tag, entries)
             if len(data) <= FILE_BYTES:   # the module's files of other tags go
-                content_cache.keep(path, data, f"{self.sources[module].stem}.results.{'?' * TAG_CHARS}.bin")
+                content_cache.keep(path, data, self.tag[:TAG_CHARS])
 
 
 def _named(tree: Any) -> list[str]:

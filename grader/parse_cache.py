@@ -27,7 +27,7 @@ def key(data: bytes, checked_by: tuple[Path, ...] = ()) -> str:
 
 
 def _entry(path: Path, digest: str) -> Path:
-    return content_cache.folder(path) / f"{path.name}.{digest}.json"
+    return content_cache.entry(path, path.name, digest, ".json")
 
 
 def read(path: Path, digest: str) -> tuple[bool, Any]:
@@ -49,4 +49,4 @@ def write(path: Path, digest: str, data: Any) -> None:
     if json.loads(text)["data"] != data:
         return
     entry = _entry(path, digest)
-    content_cache.keep(entry, text.encode("utf-8"), f"{path.name}.{'?' * len(digest)}.json")
+    content_cache.keep(entry, text.encode("utf-8"), digest)

@@ -38,7 +38,7 @@ def key(source: bytes) -> str:
 
 
 def kept_path(student_source: Path, digest: str) -> Path:
-    return content_cache.folder(student_source) / f"{student_source.stem}.attnkit.{digest}.pyc"
+    return content_cache.entry(student_source, f"{student_source.stem}.attnkit", digest, ".pyc")
 
 
 def child_path(prefix: Path, source: Path) -> Path:
@@ -98,14 +98,14 @@ def keep(modules: Path, submission: Path, prefix: Path, placed: set[str] | froze
             continue
         if not matches(data, source):
             continue
-        student_source = modules / copy.name
-        entry = kept_path(student_source, key(source))
+        digest = key(source)
+        entry = kept_path(modules / copy.name, digest)
         try:
             if files.read_regular(entry, PYC_BYTES) == data:
                 continue
         except OSError:
             pass  # none kept yet (or not a regular file: replaced)
-        content_cache.keep(entry, data, f"{student_source.stem}.attnkit.{'?' * 32}.pyc")
+        content_cache.keep(entry, data, digest)
         kept += 1
     return kept
 
