@@ -44,8 +44,8 @@ def rulesets(monkeypatch):
 
 
 def _request(submission, scratch):
-    return {"submission": str(submission), "scratch": str(scratch), "read_roots": [str(submission), str(scratch)],
-            "limits": {"print_bytes": 1000}, "cpu": None}
+    return {"submission": str(submission), "scratch": str(scratch), "bytecode": str(scratch / "pycache"),
+            "read_roots": [str(submission), str(scratch)], "limits": {"print_bytes": 1000}, "cpu": None}
 
 
 def test_what_every_child_of_a_submission_shares_is_made_once(tmp_path, rulesets):

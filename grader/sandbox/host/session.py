@@ -87,12 +87,8 @@ class GradingSession:
         self.keep_bytecode = keep_bytecode
         self.placed: set[str] = set()  # the modules whose kept bytecode was put in the workspace
         if keep_bytecode:
-            self.placed = kept_bytecode.place(self.modules_dir, self.workspace.submission, self._bytecode, zygote.user)
-
-    @property
-    def _bytecode(self) -> Path:
-        """The children's bytecode folder (``sys.pycache_prefix``, set by the zygote: ``inside/lockdown.py``)."""
-        return self.workspace.scratch / "pycache"
+            workspace = self.workspace
+            self.placed = kept_bytecode.place(self.modules_dir, workspace.submission, workspace.bytecode, zygote.user)
 
     def implementation(self, exercise: str, module: str | None = None,
                        siblings: Siblings | None = None) -> Implementation:
@@ -125,7 +121,7 @@ class GradingSession:
     def close(self) -> None:
         if self.keep_bytecode:
             self.workspace.settle()  # no child may still write there
-            kept_bytecode.keep(self.modules_dir, self.workspace.submission, self._bytecode, self.placed)
+            kept_bytecode.keep(self.modules_dir, self.workspace.submission, self.workspace.bytecode, self.placed)
         self.workspace.close()
 
     def __enter__(self) -> GradingSession:

@@ -21,7 +21,7 @@ from .launch import Launched, launch
 from .limits import PRINT_LIMIT, Limits
 from .proxy import Implementation
 from .scrub import machine_paths
-from .workspace import Workspace
+from .workspace import Workspace, bytecode_folder
 
 
 class Zygote:
@@ -59,6 +59,7 @@ class Zygote:
         output_fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         request = {
             "op": "spawn", "submission": str(submission), "scratch": str(scratch), "exercise": exercise,
+            "bytecode": str(bytecode_folder(scratch)),
             "read_roots": [str(submission), str(scratch)] + self.numpy_roots + ([self.stdlib] if self.stdlib else []),
             "limits": {"memory_bytes": self.limits.memory_bytes, "output_bytes": self.limits.output_bytes,
                        "print_bytes": PRINT_LIMIT},

@@ -31,6 +31,12 @@ DISK_QUOTA = 64 << 20     # bytes of files one submission's children may keep in
 SCRATCH_ENTRIES = 10_000  # entries a measure of the scratch dir visits
 
 
+def bytecode_folder(scratch: Path) -> Path:
+    """Where the children of the submission whose scratch folder is ``scratch`` write and read their bytecode (their
+    ``sys.pycache_prefix``, sent with each spawn request): shared by them, so a module is compiled once per session."""
+    return scratch / "pycache"
+
+
 def disk_free(path: str | Path) -> int | None:
     """Bytes free on the file system holding ``path`` (None when it cannot be read)."""
     try:
@@ -47,6 +53,7 @@ class Workspace:
         self.root = Path(tempfile.mkdtemp(prefix="attnkit-"))
         self.submission = self.root / "submission"
         self.scratch = self.root / "scratch"
+        self.bytecode = bytecode_folder(self.scratch)  # the children's ``sys.pycache_prefix``
         self.outputs = 0
         self.user = user
         self.looked = float("-inf")  # time.monotonic() of the last measure of the scratch dir (child.py)

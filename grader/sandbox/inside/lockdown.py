@@ -63,9 +63,9 @@ def prepare(request, site_dir):
         _latest.clear()
         os.environ.clear()
         os.environ.update({"TMPDIR": request["scratch"], "HOME": request["scratch"], "PATH": "/usr/bin:/bin"})
-        # bytecode of the submission goes to its own scratch dir: the next child of the same
-        # submission (another exercise, or after a crash) loads it instead of compiling again
-        sys.pycache_prefix = os.path.join(request["scratch"], "pycache")
+        # bytecode of the submission goes to the folder the trusted side names, in its scratch dir: the next child of
+        # the same submission (another exercise, or after a crash) loads it instead of compiling again
+        sys.pycache_prefix = request["bytecode"]
         sys.dont_write_bytecode = False
         hook, dropped = policy.prepare(read_roots=read_roots, write_roots=write_roots, site_dir=site_dir)
         # printing past print_bytes is discarded, not an error (a forgotten debug print in a loop must not cost
