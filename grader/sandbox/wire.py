@@ -363,9 +363,11 @@ def parse(body: bytearray) -> tuple[dict, list]:
         try:
             dtype_text, shape = spec
             dtype = _safe_dtype(dtype_text)
+            if len(shape) > 32:  # before anything is made of its items (a hostile list of thousands of sizes)
+                raise ValueError("bad shape")
             shape = tuple(map(int, shape))
-            if len(shape) > 32 or min(shape, default=0) < 0 or math.prod(shape) > MAX_ITEMS:  # (the product last:
-                raise ValueError("bad shape")  # of a hostile list of thousands of sizes, it would take seconds)
+            if min(shape, default=0) < 0 or math.prod(shape) > MAX_ITEMS:
+                raise ValueError("bad shape")
             items = math.prod(shape)
             nbytes = items * dtype.itemsize
             if offset + nbytes > size:
