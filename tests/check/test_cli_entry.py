@@ -58,3 +58,16 @@ def test_only_a_check_runs_without_the_cyclic_garbage_collector(verb, collecting
               f"sys.argv = ['attnkit', {verb!r}]\ncli.entry()\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == str(collecting)
+
+
+def test_a_reader_that_stops_reading_gets_no_traceback():
+    """``attnkit check | head``: the pipe closes while the report is written."""
+    script = ("import sys\nfrom attnkit import cli\n"
+              "cli.main = lambda: [print('a line of the report') for _ in range(100_000)] and 0\n"
+              "sys.argv = ['attnkit', 'check']\ncli.entry()\n")
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.read(100)
+    process.stdout.close()
+    error = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 1 and error == ""
