@@ -19,9 +19,12 @@ The canonical encoding (:func:`encode`) is a JSON tree:
 Arrays follow the wire's rules (``grader.sandbox.wire.SAFE_DTYPE``: numbers, bools, fixed-width text; never an
 object array), values nest at most :data:`MAX_DEPTH` deep. Objects and generators are stateful: they are
 encoded only where the caller names them (``objects``), never in a :attr:`Call.digest`, so a memo never answers
-a call that changes an object. The reference's memo, the mistaken references' and the release's recording key calls
-by :attr:`Call.digest` (the release's recording keys a call that involves an object by :meth:`Call.identity`, the
-tree with the object's history in it, hashed). Both are the same for the same call on any machine: nothing in them
+a call that changes an object. A call handed seeded generators as arguments of their own has :meth:`Call.seeded`
+instead: the digest with each generator's state in its place, under which the reference's memo keeps the answer
+with the states the call leaves the generators in.
+The reference's memo, the mistaken references' and the release's recording key calls by :attr:`Call.digest` (the
+release's recording keys a call that involves an object by :meth:`Call.identity`, the tree with the object's history
+in it, hashed). Both are the same for the same call on any machine: nothing in them
 depends on a numpy version's repr, an address or an ``id()``.
 """
 from __future__ import annotations
@@ -272,6 +275,29 @@ class Call:
         except Unencodable:
             return None
         return digest.digest()
+
+    def seeded(self) -> tuple[bytes, list[np.random.Generator]] | None:
+        """For a call whose arguments are canonical values and numpy ``Generator`` objects (arguments of their own,
+        not inside a container: a sampling check hands the reference a seeded rng): (the digest of the call with each
+        generator's place taken by its bit generator's state, those generators in order). The result of such a call
+        depends on its arguments and those states only, so it may be kept with each generator's state after the call
+        (``grader.reference.ResultCache``). None for any other call (one with no generator, or another object)."""
+        values = (*self.args, *self.kwargs.values())
+        if not any(type(value) is np.random.Generator for value in values):
+            return None
+        drawn: list[np.random.Generator] = []
+
+        def state(value: Any) -> Any:
+            if type(value) is not np.random.Generator:
+                return value
+            drawn.append(value)
+            return ("numpy.random.Generator", value.bit_generator.state)
+
+        # a function name no exercise can have: never the digest of a call without generators
+        stand_in = Call(self.module, f"{self.function}#generators", tuple(state(value) for value in self.args),
+                        {name: state(value) for name, value in self.kwargs.items()})
+        digest = stand_in.digest
+        return None if digest is None else (digest, drawn)
 
 
 def _json(tree: list) -> bytes:

@@ -111,6 +111,17 @@ def _fresh(value: Any) -> Any:
     return value
 
 
+def _answered(found: Any, drawn: list[np.random.Generator] | None) -> Any:
+    """A kept answer as the caller gets it: for a call handed generators (``drawn``), the result, each generator
+    set to the state the call left it in."""
+    if drawn is None:
+        return found
+    result, states = found
+    for generator, state in zip(drawn, states, strict=True):
+        generator.bit_generator.state = state
+    return result
+
+
 class ResultCache:
     """Results of reference calls keyed by :attr:`grader.calls.Call.digest`; at most ``limit`` bytes, least
     recently used dropped first (``grader.memo``)."""
@@ -129,27 +140,35 @@ class ResultCache:
         return self.memo.misses
 
     def call(self, call: Call, function: Callable) -> Any:
-        """``function(*call.args, **call.kwargs)``, from the cache when the same call was answered before."""
+        """``function(*call.args, **call.kwargs)``, from the cache when the same call was answered before. A call
+        handed seeded generators (:meth:`grader.calls.Call.seeded`) is keyed by their states too, and its answer
+        kept with their states after it: a kept answer moves each generator on as the call would have."""
         args, kwargs = call.args, call.kwargs
         kept = self.kept
         key = call.digest if self.enabled or kept is not None else None
+        drawn: list[np.random.Generator] | None = None
+        if key is None and (self.enabled or kept is not None):
+            seeded = call.seeded()
+            if seeded is not None:
+                key, drawn = seeded
         if key is not None:
             found = self.memo.get(key) if self.enabled else MISSING
             if found is not MISSING:
-                return _fresh(found)
+                return _answered(_fresh(found), drawn)
             if kept is not None:
                 found = kept.get(call.module, key)
                 if found is not MISSING:
-                    return found
+                    return _answered(found, drawn)
         result = function(*args, **kwargs)
         frozen = _frozen(result, _Inputs(_arrays(args) + _arrays(list(kwargs.values()))))
         if frozen is _NOT_KEPT:
             return result
         if key is not None:   # the result read-only all the same where nothing is kept
+            entry = frozen if drawn is None else (frozen, [generator.bit_generator.state for generator in drawn])
             if self.enabled:
-                self.memo.put(key, frozen)
+                self.memo.put(key, entry)
             if kept is not None:
-                kept.add(call.module, key, frozen)
+                kept.add(call.module, key, entry)
         return _fresh(frozen)
 
 

@@ -124,11 +124,57 @@ def test_a_damaged_file_is_ignored_and_the_answer_computed(sources, damage):
     assert len(made) == 2
 
 
+def drawing():
+    """A function that draws from the generator it is handed (as the reference's ``generate`` does), and its runs."""
+    made = []
+
+    def function(logits, rng, temperature=1.0):
+        made.append(1)
+        return logits + rng.standard_normal(logits.shape) * temperature
+
+    return function, made
+
+
+def test_a_call_handed_a_generator_is_kept_by_its_state_and_moves_it_on_as_computing_would(sources):
+    function, made = drawing()
+    computed_rng, kept_rng = np.random.default_rng(7), np.random.default_rng(7)
+    computed = run(sources, Call("alpha", "f", (np.zeros(3), computed_rng), {"temperature": 0.5}), function)
+    answered = run(sources, Call("alpha", "f", (np.zeros(3), kept_rng), {"temperature": 0.5}), function)
+    assert len(made) == 1   # the second run read the answer the first kept
+    same(answered, computed)
+    assert kept_rng.bit_generator.state == computed_rng.bit_generator.state
+    assert kept_rng.random() == computed_rng.random()   # the caller's next draw is the one it would have been
+    # the same generator where it is now (a state never seen), another seed, other arguments: computed
+    run(sources, Call("alpha", "f", (np.zeros(3), kept_rng), {"temperature": 0.5}), function)
+    run(sources, Call("alpha", "f", (np.zeros(3), np.random.default_rng(8)), {"temperature": 0.5}), function)
+    run(sources, Call("alpha", "f", (np.zeros(3), np.random.default_rng(7)), {"temperature": 0.6}), function)
+    assert len(made) == 4
+
+
+def test_the_class_memo_answers_a_seeded_call_once_per_state():
+    """``attnkit grade``'s memo (no file): a class's students hand the reference the same seeded generator."""
+    function, made = drawing()
+    cache = reference.ResultCache()
+    answers, generators = [], []
+    for _ in range(3):
+        rng = np.random.default_rng(3)
+        answers.append(cache.call(Call("alpha", "f", (np.ones(2), rng), {}), function))
+        generators.append(rng)
+    assert len(made) == 1
+    for answer, rng in zip(answers[1:], generators[1:]):
+        same(answer, answers[0])
+        assert rng.bit_generator.state == generators[0].bit_generator.state
+
+
 def test_results_without_a_canonical_form_and_calls_without_a_digest_are_not_kept(sources):
-    function, made = counting(np.ones(2))
-    run(sources, Call("alpha", "f", (np.random.default_rng(0),), {}), function)   # a generator: state, no digest
-    run(sources, Call("alpha", "f", (np.random.default_rng(0),), {}), function)
-    assert len(made) == 2
+    # a generator inside a list, or another object: no digest, and its state is not part of any key
+    listed, listed_made = counting(np.ones(2))
+    run(sources, Call("alpha", "g", ([np.random.default_rng(0)],), {}), listed)
+    run(sources, Call("alpha", "g", ([np.random.default_rng(0)],), {}), listed)
+    held, held_made = counting(np.ones(2))
+    run(sources, Call("alpha", "h", (object(),), {}), held)
+    run(sources, Call("alpha", "h", (object(),), {}), held)
+    assert len(listed_made) == 2 and len(held_made) == 2
     kept = kept_results.Kept(sources)
     kept.add("alpha", b"\x01" * 32, {"x": object()})
     kept.add("alpha", b"\x02" * 32, complex(1, 2))
