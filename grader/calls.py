@@ -21,11 +21,10 @@ object array), values nest at most :data:`MAX_DEPTH` deep. Objects and generator
 encoded only where the caller names them (``objects``), never in a :attr:`Call.digest`, so a memo never answers
 a call that changes an object. A call handed seeded generators as arguments of their own has :meth:`Call.seeded`
 instead: the digest with each generator's state in its place, under which the reference's memo keeps the answer
-with the states the call leaves the generators in.
-The reference's memo, the mistaken references' and the release's recording key calls by :attr:`Call.digest` (the
-release's recording keys a call that involves an object by :meth:`Call.identity`, the tree with the object's history
-in it, hashed). Both are the same for the same call on any machine: nothing in them
-depends on a numpy version's repr, an address or an ``id()``.
+with the states the call leaves the generators in. The reference's memo, the mistaken references' and the release's
+recording key calls by :attr:`Call.digest` (the release's recording keys a call that involves an object by
+:meth:`Call.identity`, the tree with the object's history in it, hashed). Both are the same for the same call on any
+machine: nothing in them depends on a numpy version's repr, an address or an ``id()``.
 """
 from __future__ import annotations
 

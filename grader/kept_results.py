@@ -10,8 +10,8 @@ that computed something new, read the first time a run asks that module.
 What a result may be kept for: a call with a digest (``grader.calls.Call.digest``: arrays, numbers, strings and trees
 of them; never an object, whose calls change its state) or handed seeded generators as arguments of their own
 (``Call.seeded``: keyed by their states, kept with the states the call leaves them in), and a result with a canonical
-form
-(``grader.calls.encode``: arrays of the wire's dtypes, numbers, strings, ``None``, tuples, lists, string-keyed dicts).
+form (``grader.calls.encode``: arrays of the wire's dtypes, numbers, strings, ``None``, tuples, lists, string-keyed
+dicts).
 The file's name and header carry a tag, the sha256 of everything a kept answer rests on: every reference module's
 source bytes (they import each other), the digest's definition, numpy's and Python's versions and the machine's
 architecture. A changed solution is another tag, so a result is never read for another reference; writing a module's

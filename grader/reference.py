@@ -123,8 +123,8 @@ def _answered(found: Any, drawn: list[np.random.Generator] | None) -> Any:
 
 
 class ResultCache:
-    """Results of reference calls keyed by :attr:`grader.calls.Call.digest`; at most ``limit`` bytes, least
-    recently used dropped first (``grader.memo``)."""
+    """Results of reference calls keyed by :attr:`grader.calls.Call.digest` (:meth:`~grader.calls.Call.seeded` for a
+    call handed generators); at most ``limit`` bytes, least recently used dropped first (``grader.memo``)."""
 
     def __init__(self, limit: int = CACHE_BYTES):
         self.enabled = True  # off where one submission is checked (``attnkit check``): calls rarely repeat there
