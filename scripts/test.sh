@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Quick start 2: set up and run every test. Installs the test extras, and torch 2.13.0 (CPU) and transformers
-# 5.24.0 for the cross-checks when it can (set ATTNKIT_SKIP_TORCH=1 to skip both; those tests then skip), and
-# Debian's chromium and chromium-driver for the browser tests, in the background while pip works (ATTNKIT_SKIP_BROWSER=1
-# skips; those tests then skip).
+# Quick start 2: set up and run every test. Installs the test extras; then, in the background while the tests run,
+# torch 2.13.0 (CPU) and transformers 5.24.0 for the cross-checks when it can (set ATTNKIT_SKIP_TORCH=1 to skip both;
+# those tests then skip), and Debian's chromium and chromium-driver for the browser tests (ATTNKIT_SKIP_BROWSER=1
+# skips; those tests then skip). The tests needing either are taken last and wait for it.
 # The tests run on two cores (pytest-xdist); pass -n 0 to run them in one process (e.g. with --pdb).
 # pip installs without compiling. Only numpy is byte-compiled beforehand, on every core at once: the sandbox's zygote
 # imports it with -B (writing no bytecode), so it must be compiled already. Every other package is compiled by the
@@ -28,19 +28,27 @@ if [ -z "${ATTNKIT_SKIP_BROWSER:-}" ] && ! { command -v chromium && command -v c
 fi
 missing() { ! .venv/bin/python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('$1') is None)"; }
 bash scripts/setup.sh test --no-compile
-install() { .venv/bin/python -m pip install --no-compile "$@" >>.venv/install.log 2>&1; }
-if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && missing torch && missing transformers; then
-  echo "installing torch 2.13.0 (CPU) and transformers 5.24.0 for the cross-checks (log: .venv/install.log)..."
+# torch and transformers (the cross-checks) are installed in the background too, while numpy is compiled and the
+# tests run: pip only adds packages the test extras do not hold, and the tests using them are taken last and wait for
+# the file ATTNKIT_CROSSCHECK_INSTALLED names (tests/background_install.py)
+crosscheck_install() {
+  install() { .venv/bin/python -m pip install --no-compile "$@"; }
   install torch==2.13.0 transformers==5.24.0 || true  # one pip run; if it fails, each alone below says which
-fi
-if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && missing torch; then
-  echo "installing torch 2.13.0 (CPU) for the cross-checks (log: .venv/install.log)..."
-  install torch==2.13.0 || echo "note: torch 2.13.0 could not be installed; the torch cross-checks will be skipped"
-fi
-if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && missing transformers; then
-  echo "installing transformers 5.24.0 for the GPT-2 cross-checks (log: .venv/install.log)..."
-  install transformers==5.24.0 \
-    || echo "note: transformers 5.24.0 could not be installed; the GPT-2 cross-checks will be skipped"
+  if missing torch && ! install torch==2.13.0; then
+    echo "note: torch 2.13.0 could not be installed; the torch cross-checks will be skipped"
+  fi
+  if missing transformers && ! install transformers==5.24.0; then
+    echo "note: transformers 5.24.0 could not be installed; the GPT-2 cross-checks will be skipped"
+  fi
+  ! missing torch && ! missing transformers
+}
+if [ -z "${ATTNKIT_SKIP_TORCH:-}" ] && { missing torch || missing transformers; }; then
+  export ATTNKIT_CROSSCHECK_INSTALLED="$PWD/.venv/crosscheck-installed"
+  rm -f "$ATTNKIT_CROSSCHECK_INSTALLED"
+  echo "installing torch 2.13.0 (CPU) and transformers 5.24.0 for the cross-checks, in the background" \
+       "(log: .venv/crosscheck.log)..."
+  { status=0; crosscheck_install >.venv/crosscheck.log 2>&1 || status=$?
+    echo "$status" >"$ATTNKIT_CROSSCHECK_INSTALLED"; } &
 fi
 numpy_dir=$(.venv/bin/python -c "import importlib.util, os; print(os.path.dirname(importlib.util.find_spec('numpy').origin))")
 compiled=.venv/.attnkit-compiled  # newer than numpy's folder once it is compiled

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from tests import background_install
 from tests.release.releasekit import release  # noqa: F401  (a fixture: tests/release and tests/nbgrader use it)
 from tests.worker_groups import pytest_collection_modifyitems  # noqa: F401  (a hook: groups for xdist)
 
@@ -23,17 +24,33 @@ def pytest_configure(config):
         os.sched_setaffinity(0, {cpus[int(worker[2:]) % len(cpus)]})
 
 
+CROSSCHECK = "ATTNKIT_CROSSCHECK_INSTALLED"  # scripts/test.sh: the file its background install of torch writes last
+CROSSCHECK_FIXTURES = ("torch", "transformers")
+
+
+def pytest_itemcollected(item):
+    """A test using torch or transformers waits for scripts/test.sh's background install of them, if one runs
+    (tests/background_install.py), and is taken last meanwhile."""
+    if set(CROSSCHECK_FIXTURES) & set(getattr(item, "fixturenames", ())):
+        item.add_marker(pytest.mark.installing(CROSSCHECK))
+
+
+def _crosscheck_package(name: str):
+    failed = background_install.wait(CROSSCHECK, "torch and transformers", ".venv/crosscheck.log")
+    return pytest.importorskip(name, reason=failed)
+
+
 @pytest.fixture(scope="session")
 def torch():
     """torch (the optional ``torch`` extra), imported by the one worker that runs the tests using it
     (tests/optional.py); those tests are skipped where it is not installed."""
-    return pytest.importorskip("torch")
+    return _crosscheck_package("torch")
 
 
 @pytest.fixture(scope="session")
 def transformers(torch):
     """HuggingFace transformers (the ``crosscheck`` extra, with torch), as the ``torch`` fixture."""
-    return pytest.importorskip("transformers")
+    return _crosscheck_package("transformers")
 
 
 @pytest.fixture(autouse=True)

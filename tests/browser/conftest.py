@@ -5,11 +5,11 @@ browser's console log after the test).
 """
 from __future__ import annotations
 
-import os
 import shutil
-import time
 
 import pytest
+
+from tests import background_install
 
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -17,26 +17,10 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 BINARIES = ("chromium", "chromium-browser", "google-chrome")
 SKIPPED: list[str] = []  # why the browser tests were skipped, for the end of the run
 INSTALLING = "ATTNKIT_BROWSER_INSTALLED"  # scripts/test.sh: the file its background install of chromium writes last
-INSTALL_WAIT = 900  # seconds at most (apt-get took 100 s for chromium on a new machine of this kind)
-
-
-def _installed() -> str | None:
-    """Wait for scripts/test.sh's background install of chromium, if one runs; why it failed (None: done or none)."""
-    flag = os.environ.get(INSTALLING)
-    if not flag:
-        return None
-    deadline = time.monotonic() + INSTALL_WAIT
-    while not os.path.exists(flag):
-        if time.monotonic() > deadline:
-            return f"chromium's install by scripts/test.sh did not end within {INSTALL_WAIT} s"
-        time.sleep(0.5)
-    with open(flag, encoding="utf-8") as handle:
-        status = handle.read().strip()
-    return None if status == "0" else f"chromium could not be installed (apt-get exit {status}; .venv/chromium.log)"
 
 
 def _missing() -> str | None:
-    failed = _installed()
+    failed = background_install.wait(INSTALLING, "chromium and chromium-driver", ".venv/chromium.log")
     if failed:
         return failed
     try:

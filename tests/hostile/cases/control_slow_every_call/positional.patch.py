@@ -4,7 +4,7 @@ import numpy as _np
 
 
 def _slow(*args, **kwargs):
-    _time.sleep(0.75)
+    _time.sleep(1.5)
     return _np.zeros(1)
 
 

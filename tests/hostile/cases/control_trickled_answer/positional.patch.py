@@ -8,7 +8,7 @@ def _trickle(*args, **kwargs):
     for _ in range(12):  # a frame length that never completes: 12 bytes, one at a time
         for fd in sockets:
             _os.write(fd, b"\0")
-        _time.sleep(0.9)
+        _time.sleep(1.8)
     raise RuntimeError("trickled 12 bytes")
 
 
