@@ -105,23 +105,38 @@ def load_cases() -> list[Case]:
     return cases
 
 
-def max_points() -> dict[str, float]:
+def course(cases: list[Case]) -> tuple[str, ...]:
+    """The exercises the catalogue is graded on: the curriculum up to the last exercise a case attacks or expects
+    points in, and one more, graded after every attacked one (what a hostile child leaves behind must not reach
+    it). Under ``attnkit grade`` the exercises after that one import nothing of the student's and run children like
+    it: grading them too as bystanders cost a fifth of the run."""
+    from grader import curriculum
+
+    ids = curriculum.ids()
+    last = max(ids.index(exercise) for case in cases for exercise in (case.exercise, *case.points))
+    return tuple(ids[:last + 2])
+
+
+def max_points(exercises: tuple[str, ...] | None = None) -> dict[str, float]:
+    """Each exercise's points (of ``exercises``, default all)."""
     from grader import curriculum
     from grader.runner import discover
 
-    return {ex: sum(spec.points for spec in discover(ex)) for ex in curriculum.ids()}
+    return {ex: sum(spec.points for spec in discover(ex)) for ex in exercises or curriculum.ids()}
 
 
-def visible_max_points() -> dict[str, float]:
-    """Each exercise's points from its visible checks alone."""
+def visible_max_points(exercises: tuple[str, ...] | None = None) -> dict[str, float]:
+    """Each exercise's points from its visible checks alone (of ``exercises``, default all)."""
     from grader import curriculum
     from grader.runner import discover
 
-    return {ex: sum(spec.points for spec in discover(ex) if spec.visibility == "visible") for ex in curriculum.ids()}
+    return {ex: sum(spec.points for spec in discover(ex) if spec.visibility == "visible")
+            for ex in exercises or curriculum.ids()}
 
 
-def expected_points(case: Case) -> dict[str, float | None]:
-    full = max_points()
+def expected_points(case: Case, exercises: tuple[str, ...] | None = None) -> dict[str, float | None]:
+    """What ``case`` scores in each exercise (of ``exercises``, default all)."""
+    full = max_points(exercises)
     if case.refused:
         return {ex: 0 for ex in full}
     return {ex: case.points.get(ex, full[ex]) for ex in full}

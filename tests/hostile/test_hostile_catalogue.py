@@ -1,7 +1,8 @@
 """The hostile-submission catalogue, graded in ONE ``attnkit grade`` run beside two control students.
 
 Every case (``cases/<case_id>/``, see hostilekit.py) gets exactly the points its ``expected.yaml``
-states for the exercise it attacks, full marks everywhere else, and the message fragment it names.
+states for the exercise it attacks, full marks everywhere else, and the message fragment it names. The run
+grades the exercises up to one past the last any case names (``hostilekit.course``).
 The run as a whole: completes with status 0 and no traceback, leaves no process behind (the
 census of graded_run.py, which makes the grading process a child subreaper), writes nothing
 outside its output folder (a snapshot of the run's tree, a world-writable canary folder, the
@@ -26,6 +27,8 @@ from tests.hostile import hostilekit as kit
 
 pytestmark = pytest.mark.slow
 CASES = kit.load_cases()
+COURSE = kit.course(CASES)  # the exercises up to one past the last a case names (hostilekit.course)
+ON_COURSE = ("--exercises", ",".join(COURSE))
 CLASS_FILE = re.compile(r"^(grades|summary)[.-][\w.-]+$")  # grades.csv, summary.txt, summary-scores.png...
 ESCAPE_FILES = [Path(folder, "attnkit-hostile-pwned.txt") for folder in ("/tmp", "/var/tmp", "/dev/shm")]
 
@@ -62,13 +65,13 @@ def graded():
         escapes_before = [path.exists() for path in ESCAPE_FILES]
         before = kit.snapshot(layout.root, skip=(layout.out, layout.tmp))
         ipc_before = kit.sysv_objects()
-        run = kit.grade(layout)
+        run = kit.grade(layout, *ON_COURSE)
         ipc_after = kit.sysv_objects()
         after = kit.snapshot(layout.root, skip=(layout.out, layout.tmp))
         leftovers = sorted(os.listdir(layout.tmp))
-        again = kit.grade(layout)  # the same temp dir: whatever the first run left must not break it
-        yield {"run": run, "clean": kit.grade(clean), "before": before, "after": after, "leftovers": leftovers,
-               "again": again, "escapes": list(zip(ESCAPE_FILES, escapes_before)),
+        again = kit.grade(layout, *ON_COURSE)  # the same temp dir: whatever the first run left must not break it
+        yield {"run": run, "clean": kit.grade(clean, *ON_COURSE), "before": before, "after": after,
+               "leftovers": leftovers, "again": again, "escapes": list(zip(ESCAPE_FILES, escapes_before)),
                "ipc": ipc_after - ipc_before}
     finally:
         kit.remove(layout)
@@ -91,7 +94,7 @@ def test_catalogue_covers_every_family():
 def test_exact_points(graded, case):
     needs(case)
     run = graded["run"]
-    expected = kit.expected_points(case)
+    expected = kit.expected_points(case, COURSE)
     got = {ex: points for ex, points in run.points(case.id).items() if expected.get(ex, 0) is not None}
     assert got == pytest.approx({ex: p for ex, p in expected.items() if p is not None}), \
         run.messages(case.id, case.exercise)[:3000]
@@ -126,7 +129,7 @@ def test_hidden_results_never_show_before_publication(graded, case):
     shown = graded["run"].gradescope(case.id)
     assert shown["visibility"] == "after_published"  # the total (which counts the hidden checks) once published
     now = "\n".join([shown["output"]] + [test["output"] for test in shown["tests"] if test["visibility"] == "visible"])
-    for exercise, points in kit.visible_max_points().items():
+    for exercise, points in kit.visible_max_points(COURSE).items():
         assert f"{exercise}: {points:g}/{points:g}" in shown["output"], shown["output"]
     assert "fails its own checks" not in now and "fail their own checks" not in now, now
 
@@ -188,8 +191,9 @@ def test_run_completes(graded):
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     assert sorted(rows) == sorted(students)
     for case in CASES:
-        if not case.xfail and None not in kit.expected_points(case).values():
-            assert float(rows[case.id]["score"]) == pytest.approx(sum(kit.expected_points(case).values())), case.id
+        expected = kit.expected_points(case, COURSE)
+        if not case.xfail and None not in expected.values():
+            assert float(rows[case.id]["score"]) == pytest.approx(sum(expected.values())), case.id
 
 
 def test_controls_graded_as_in_a_clean_run(graded):
@@ -198,7 +202,7 @@ def test_controls_graded_as_in_a_clean_run(graded):
     for student in kit.CONTROLS:
         assert without_timings(run.record(student)) == without_timings(clean.record(student)), student
         assert (run.layout.out / f"{student}.json").read_bytes() == (clean.layout.out / f"{student}.json").read_bytes()
-    assert run.points("control_reference") == kit.max_points()
+    assert run.points("control_reference") == kit.max_points(COURSE)
     assert sum(run.points("control_stubs").values()) == 0
 
 
