@@ -20,7 +20,10 @@ if [ -z "${ATTNKIT_SKIP_BROWSER:-}" ] && ! { command -v chromium && command -v c
     export ATTNKIT_BROWSER_INSTALLED="$PWD/.venv/chromium-installed"
     rm -f "$ATTNKIT_BROWSER_INSTALLED"
     echo "installing chromium and chromium-driver for the browser tests, in the background (log: .venv/chromium.log)..."
-    { status=0; { $as_root apt-get update && $as_root apt-get install -y chromium chromium-driver; } \
+    # without the recommended packages (a printer dialog, a power daemon, a notification service, extra fonts):
+    # headless chromium needs none of them, and unpacking them competed with the tests for the cores
+    { status=0; { $as_root apt-get update && $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+        --no-install-recommends chromium chromium-driver; } \
         >.venv/chromium.log 2>&1 || status=$?; echo "$status" >"$ATTNKIT_BROWSER_INSTALLED"; } &
   else
     echo "note: no chromium and no way to install it (apt-get as root); the browser tests will be skipped"
