@@ -10,7 +10,8 @@
 
 Stages 1-4 and 6 stop when the next try would end after :data:`EXTRA_SECONDS` of this thread's CPU time (judged
 by the slowest try so far; time spent building mistaken references is not counted, so a cold process names what a
-warm one does, and CPU time, not wall time, so a loaded machine names what an idle one does). The
+warm one does, nor time in the garbage collector, so a process holding many objects names what a fresh one does; and
+CPU time, not wall time, so a loaded machine names what an idle one does). The
 shared pieces' mistakes are registered mistakes like the function's own and are always tried to the end: a
 concept's diagnosis never depends on the machine's speed. The results of mistaken references are memoised by a
 digest of the call (``grader.mistaken.memo_call``): a class asks the same questions again and again.
@@ -21,6 +22,8 @@ calls of at most :data:`RANK_LIMIT` argument entries (a memory check's large cal
 """
 from __future__ import annotations
 
+import gc
+import threading
 import time
 from dataclasses import replace
 from functools import partial
@@ -138,10 +141,32 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     return ranked
 
 
+class _Collections(threading.local):
+    """This thread's CPU seconds in the garbage collector (``gc.callbacks``), and when the running one began."""
+
+    seconds = 0.0
+    began = 0.0
+
+
+_COLLECTIONS = _Collections()
+
+
+def _collecting(phase: str, info: dict) -> None:
+    if phase == "start":
+        _COLLECTIONS.began = time.thread_time()
+    else:
+        _COLLECTIONS.seconds += time.thread_time() - _COLLECTIONS.began
+
+
+gc.callbacks.append(_collecting)
+
+
 def _clock() -> float:
-    """This thread's CPU seconds, less those spent building mistaken references: what the budget counts. CPU time,
-    not wall time: a machine busy with other work must not make a diagnosis name less."""
-    return time.thread_time() - mistaken.built_seconds()
+    """This thread's CPU seconds, less those spent building mistaken references and collecting garbage: what the
+    budget counts. CPU time, not wall time: a machine busy with other work must not make a diagnosis name less. Not
+    the collector's time: a collection that starts during a try walks every object of the process (in a long-lived
+    process, tens of milliseconds), and counted as the try's, it would make the slowest try too slow for any other."""
+    return time.thread_time() - mistaken.built_seconds() - _COLLECTIONS.seconds
 
 
 def _size(value: Any) -> int:
