@@ -52,8 +52,8 @@ FAMILIES = ("control", "resources", "crash", "verdict", "steal", "malformed")
 CONTROLS = ("control_reference", "control_stubs")
 CANARY_TEXT = "the canary: nothing may change this file\n"
 # attnkit grade --timeout (seconds per call). Several cases do real work inside one call or import (nesting 1,100
-# folders takes 0.2-0.5 s here, filling a large answer more), and the run shares a core with the other grading
-# job: at 1 s a loaded CI machine timed that import out, so its next child found the folders made and failed.
+# folders takes 0.3-0.6 s in the sandbox here, filling a large answer more), and the run shares a core with the other
+# grading job: at 1 s a loaded CI machine timed that import out, so its next child found the folders made and failed.
 TIMEOUT = 2.0
 JOBS = 2
 HANDIN_AS_IS = "handin.zip"  # a case file handed in exactly as it is, as <case_id>.zip
