@@ -22,9 +22,6 @@ calls of at most :data:`RANK_LIMIT` argument entries (a memory check's large cal
 """
 from __future__ import annotations
 
-import gc
-import threading
-import time
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
@@ -33,6 +30,7 @@ import numpy as np
 
 from . import (
     alternatives,
+    budget_clock,
     diagnose_pairs,
     diagnose_rank,
     diagnose_rerun,
@@ -74,9 +72,9 @@ def _stages(session: "Session", call: "Recorded", got: np.ndarray, reference: An
 def extra(session: "Session", call: "Recorded", got: np.ndarray, reference: Any, tried: Callable, own: list,
           dtype_only: bool) -> Mistake | None:
     """The first stage's mistake that explains ``got`` (``tried(mistake, compute)`` says whether one does)."""
-    slowest, deadline = 0.0, _clock() + EXTRA_SECONDS
+    slowest, deadline = 0.0, budget_clock.clock() + EXTRA_SECONDS
     for run, compute, family, bounded in _stages(session, call, got, reference, own, dtype_only):
-        began = _clock()
+        began = budget_clock.clock()
         if bounded and began + slowest > deadline:
             continue
         if run is None:        # a reading of the reference's own result: no code runs
@@ -88,7 +86,7 @@ def extra(session: "Session", call: "Recorded", got: np.ndarray, reference: Any,
         if found is not None:
             return found
         if bounded:
-            slowest = max(slowest, _clock() - began)
+            slowest = max(slowest, budget_clock.clock() - began)
     return None
 
 
@@ -139,34 +137,6 @@ def rank(session: "Session", failure: AssertionError, impl: Any, found: Mistake 
     if found is not None and found.id.startswith("error_"):  # the failing line's family, with the ranks that work
         return replace(found, looks_like=f"{found.looks_like}; {ranked.looks_like}")
     return ranked
-
-
-class _Collections(threading.local):
-    """This thread's CPU seconds in the garbage collector (``gc.callbacks``), and when the running one began."""
-
-    seconds = 0.0
-    began = 0.0
-
-
-_COLLECTIONS = _Collections()
-
-
-def _collecting(phase: str, info: dict) -> None:
-    if phase == "start":
-        _COLLECTIONS.began = time.thread_time()
-    else:
-        _COLLECTIONS.seconds += time.thread_time() - _COLLECTIONS.began
-
-
-gc.callbacks.append(_collecting)
-
-
-def _clock() -> float:
-    """This thread's CPU seconds, less those spent building mistaken references and collecting garbage: what the
-    budget counts. CPU time, not wall time: a machine busy with other work must not make a diagnosis name less. Not
-    the collector's time: a collection that starts during a try walks every object of the process (in a long-lived
-    process, tens of milliseconds), and counted as the try's, it would make the slowest try too slow for any other."""
-    return time.thread_time() - mistaken.built_seconds() - _COLLECTIONS.seconds
 
 
 def _size(value: Any) -> int:

@@ -12,14 +12,12 @@ import importlib
 import importlib.util
 import re
 import sys
-import threading
-import time
 import types
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from . import mistakes
+from . import budget_clock, mistakes
 from .calls import Call
 from .memo import MISSING, Memo
 from .mistakes.model import apply
@@ -38,23 +36,12 @@ def mistaken_reference(mistake_id: str, target: str | None = None) -> dict[str, 
     return patched_reference(mistake_id, module, tuple(r for _, mistake in found for r in mistake.patch), target)
 
 
-_built = threading.local()   # CPU seconds this thread spent building mistaken references
-
-
-def built_seconds() -> float:
-    """CPU seconds this thread has spent building mistaken references (a diagnosis's budget leaves them out)."""
-    return getattr(_built, "seconds", 0.0)
-
-
 @lru_cache(maxsize=None)
 def patched_reference(name: str, module: str, patch: tuple, target: str | None = None) -> dict[str, types.ModuleType]:
     """As :func:`mistaken_reference`, for any ``patch`` of solution module ``module`` (``name`` labels it: the
     variants of ``grader.alternatives``)."""
-    started = time.thread_time()
-    try:
+    with budget_clock.excluded():  # a diagnosis's budget leaves the build out
         return _build(name, module, patch, target)
-    finally:
-        _built.seconds = built_seconds() + time.thread_time() - started
 
 
 def _build(name: str, module: str, patch: tuple, target: str | None) -> dict[str, types.ModuleType]:
