@@ -83,8 +83,10 @@ def render(results: list[ExerciseResult], color: bool = False, seconds: float | 
 
 
 def _said(check: CheckResult) -> str:
-    """What a failure says without its diagnosis (only the failure shown is diagnosed: ``runner.shown_first``)."""
-    return check.message.split(DIAGNOSED, 1)[0]
+    """What a failure says without its diagnosis (only the failure shown is diagnosed: ``runner.shown_first``). The
+    diagnosis is the last thing the runner adds to a diagnosed check's message; the words before it may be the
+    student's own (an error message of theirs) and hold the same marker."""
+    return check.message.rsplit(DIAGNOSED, 1)[0] if check.mistake else check.message
 
 
 def _task(exercise, check: CheckResult):

@@ -32,6 +32,22 @@ def test_failures_are_listed_in_task_order():
     assert "1 more failing check: attnkit check kv_cache --all" in render([result])
 
 
+def test_a_students_message_holding_the_diagnosis_marker_is_told_apart():
+    """Two failures that differ only after the words "looks like" in the student's own error message are two
+    things to say: the diagnosis is taken off the shown failure's message at its end, not at the first marker."""
+    from grader.results import DIAGNOSED
+
+    said = "kv_cache.append(...) raised ValueError: bad cache" + DIAGNOSED
+    shown = CheckResult("kv_cache", "first", "check of task 1", 1, 0.0, 1.0, Status.FAILED,
+                        message=said + "a full cache" + DIAGNOSED + "the classic mistake", mistake="some_mistake")
+    other = CheckResult("kv_cache", "second", "check of task 1", 1, 0.0, 1.0, Status.FAILED,
+                        message=said + "an empty cache")
+    same = CheckResult("kv_cache", "third", "check of task 1", 1, 0.0, 1.0, Status.FAILED,
+                       message=said + "a full cache")
+    assert "1 more failing check: attnkit check kv_cache --all" in render([ExerciseResult("kv_cache", [shown, other])])
+    assert "more failing check" not in render([ExerciseResult("kv_cache", [shown, same])])
+
+
 def _student(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "solutions", tmp_path / "mine" / "exercises", ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path / "mine"
