@@ -107,6 +107,7 @@ class CheckResult:
     seconds: float = 0.0
     blocked_by: str = ""  # another exercise whose module stopped this check (its error, its missing code)
     wrong: WrongValue | None = None  # a wrong value no mistake explains (for grouping students who share it)
+    discrete: bool = False  # the wrong value was discrete (token ids, booleans): see grader.blame.unname_cascades
 
     def __post_init__(self):
         self.status = Status(self.status)  # a results file read back holds the plain value

@@ -19,7 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import curriculum
-from .blame import blame_callers, blockers
+from .blame import blame_callers, blockers, cascade_suspects, unname_cascades
 from .calls import Call
 from .checks import marks as checks_marks
 from .checks.marks import PROPERTIES
@@ -152,6 +152,7 @@ def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
             result.message += f"{DIAGNOSED}{diagnosis.looks_like}"
+            result.discrete = compared is not None and _discrete(compared.got)
         elif not held and diagnose:
             result.wrong = wrong_value(failure)
     except StudentError as failure:
@@ -205,6 +206,13 @@ def wrong_value(failure: AssertionError) -> WrongValue | None:
     first = failure.message.split("\n", 1)[0]
     call, _, difference = first.partition(" returned ")
     return WrongValue(call, list(got.shape), got.dtype.name, sample, difference.partition(": ")[2] or difference)
+
+
+def _discrete(value: Any) -> bool:
+    """Whether a wrong value is discrete (integers or booleans: token ids, a mask), not real numbers."""
+    if isinstance(value, (bool, int, np.bool_, np.integer)):
+        return True
+    return isinstance(value, np.ndarray) and value.dtype.kind in "biu"
 
 
 def _exercise_of(module: str, own: str) -> str:
@@ -362,11 +370,20 @@ def run_submission(session: GradingSession, exercises: tuple[str, ...] | None = 
         results.append(run_one(exercise))
         if results[-1].checks and results[-1].score == results[-1].max_score:
             passed.add(curriculum.get(exercise).id)
-    unknown = sorted(blockers(results) - set(chosen))  # a blamed exercise outside the run: does it pass?
-    verdicts = results + [run_one(exercise) for exercise in unknown]
+    unknown = blockers(results)  # a blamed exercise outside the run: does it pass?
+    if own_siblings:  # and those a wrong discrete value may come from (a diagnosis of it stands only if they pass)
+        unknown |= cascade_suspects(results)
+    unknown = unknown - set(chosen)
+    if lanes > 1 and own_siblings and len(unknown) > 1:
+        done = in_lanes(run_one, longest_first(tuple(unknown)), lanes, start=make_impl)
+        verdicts = results + [done[exercise] for exercise in sorted(unknown)]
+    else:
+        verdicts = results + [run_one(exercise) for exercise in sorted(unknown)]
     for check in (check for result in results for check in result.checks):
         check.message = session.strip_paths(check.message)
     blame_callers(results, {r.exercise for r in verdicts if r.checks and r.first_failure is None})
+    if own_siblings:
+        unname_cascades(results, {r.exercise for r in verdicts if r.checks and r.first_failure is not None})
     if not own_siblings:
         sibling_notes(results)
     return results
