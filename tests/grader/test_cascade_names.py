@@ -1,6 +1,6 @@
-"""Under ``attnkit check`` a wrong discrete value (token ids) in an exercise built on one that fails its own checks names
-no mistake (``grader.blame.unname_cascades``): a few integers cannot tell one upstream mistake from another. Real
-numbers keep their diagnosis, and ``attnkit grade`` (the reference answers for other exercises) is not touched."""
+"""Under ``attnkit check`` a wrong discrete value (token ids) in an exercise built on one that fails its own checks
+names no mistake (``grader.blame.unname_cascades``): a few integers cannot tell one upstream mistake from another.
+Real numbers keep their diagnosis, and ``attnkit grade`` (the reference answers for other exercises) is not touched."""
 from __future__ import annotations
 
 from pathlib import Path
