@@ -149,10 +149,10 @@ def execute(spec: CheckSpec, impl: Any, reference: Reference | None = None, hold
             diagnosis = session.diagnose_rank(failure, impl, session.diagnose(failure))
         if compared is not None and compared.dtype_only and not held and diagnose:
             diagnosis = _promoting_dependency(spec.exercise, impl, reference) or diagnosis
+        result.discrete = compared is not None and _discrete(compared.got)
         if diagnosis is not None:
             result.mistake, result.hint = diagnosis.id, diagnosis.hint
             result.message += f"{DIAGNOSED}{diagnosis.looks_like}"
-            result.discrete = compared is not None and _discrete(compared.got)
         elif not held and diagnose:
             result.wrong = wrong_value(failure)
     except StudentError as failure:

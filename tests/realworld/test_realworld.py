@@ -154,3 +154,16 @@ def test_held_out_set_4_is_well_formed():
     assert len(buggy) == 10 and len(entries) - len(buggy) == 2
     assert {e.exercise for e in entries} == {"training", "sampling", "gpt"}
     assert {e.mistake for e in buggy} <= set(mistakes.all_mistakes())
+
+
+def test_held_out_set_5_is_well_formed():
+    """Held-out set #5 (written after the rule for wrong discrete values under ``attnkit check`` was frozen): 7 buggy
+    entries of the exercises sampling builds on (layers, block, gpt), every expected id defined. Measured when
+    written: what sampling's token checks name with each bug upstream (4 of 5 unrelated mistakes before the rule,
+    none after; tests/realworld/README.md)."""
+    from grader import mistakes
+
+    entries = measure.load_corpus(Path(__file__).with_name("heldout5"))
+    assert len(entries) == 7 and all(e.mistake for e in entries)
+    assert {e.exercise for e in entries} == {"layers", "block", "gpt"}
+    assert {e.mistake for e in entries} <= set(mistakes.all_mistakes())
