@@ -29,43 +29,47 @@ def gpt_forward(tokens, params, n_head):
 
 
 def gpt_decode_step(token, params, n_head, caches):
-    wte, wpe = params["wte"]["weight"], params["wpe"]["weight"]
-    if not params["h"] or len(caches) != len(params["h"]):
+    wte, wpe, blocks = params["wte"]["weight"], params["wpe"]["weight"], params["h"]
+    if len(blocks) == 0 or len(caches) != len(blocks):
         raise ValueError("one cache per block is expected")
-    pos = len(caches[0])
-    if pos >= wpe.shape[0]:
+    n_past = len(caches[0])                      # positions already in every cache
+    if n_past >= len(wpe):
         raise ValueError("the caches are full (n_ctx positions)")
-    token = np.asarray(token)
-    if token.ndim != 0 or token.dtype.kind not in "iu" or not 0 <= int(token) < wte.shape[0]:
-        raise ValueError("token: one integer id in [0, V) is expected")
-    x = wte[token] + wpe[pos]
-    for block, cache in zip(params["h"], caches):
-        x = block_decode_step(x, block, n_head, cache)
-    return x @ wte.T
+    if not isinstance(token, (int, np.integer)) or isinstance(token, bool) or not 0 <= token < len(wte):
+        token = np.asarray(token)
+        if token.ndim or token.dtype.kind not in "iu" or not 0 <= int(token) < len(wte):
+            raise ValueError("token: one integer id in [0, V) is expected")
+    h = wte[token] + wpe[n_past]
+    for i in range(len(blocks)):
+        h = block_decode_step(h, blocks[i], n_head, caches[i])
+    return h @ wte.T
 
 
 def log_softmax(x, axis=-1):
     x = np.asarray(x)
-    x = x if x.dtype.kind == "f" else x.astype(np.float64)
-    m = np.max(x, axis=axis, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)
-    return x - m - np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))
+    x = x.astype(np.result_type(x, 1.0), copy=False)
+    c = np.max(x, axis=axis, keepdims=True)
+    c[~np.isfinite(c)] = 0                       # an all -inf row: shift by nothing
+    return x - (c + np.log(np.exp(x - c).sum(axis=axis, keepdims=True)))
 
 
 def cross_entropy(logits, targets):
-    logits, targets = np.asarray(logits), np.asarray(targets)
-    if logits.ndim == 0 or targets.shape != logits.shape[:-1]:
-        raise ValueError("targets must have shape logits.shape[:-1]")
+    logits = np.asarray(logits)
+    targets = np.asarray(targets)
+    if logits.ndim < 1 or targets.shape != logits.shape[:-1]:
+        raise ValueError(f"targets {targets.shape} vs logits {logits.shape}: expected logits.shape[:-1]")
     if targets.dtype.kind not in "iu" or targets.size == 0:
-        raise ValueError("targets must be a non-empty integer array")
-    if targets.min() < 0 or targets.max() >= logits.shape[-1]:
-        raise ValueError("targets must lie in [0, V)")
-    logp = log_softmax(logits)
-    return -np.mean(np.take_along_axis(logp, targets[..., None], axis=-1))
+        raise ValueError("targets must hold at least one integer id")
+    if (targets < 0).any() or (targets >= logits.shape[-1]).any():
+        raise ValueError("a target id lies outside [0, V)")
+    flat = log_softmax(logits).reshape(-1, logits.shape[-1])
+    return -flat[np.arange(flat.shape[0]), targets.reshape(-1)].mean()
 
 
 def lm_loss(tokens, params, n_head):
     tokens = np.asarray(tokens)
-    if tokens.ndim == 0 or not 2 <= tokens.shape[-1] <= params["wpe"]["weight"].shape[0]:
-        raise ValueError("lm_loss needs 2 to n_ctx tokens per sequence")
-    return cross_entropy(gpt_forward(tokens[..., :-1], params, n_head), tokens[..., 1:])
+    n_ctx = params["wpe"]["weight"].shape[0]
+    if tokens.ndim < 1 or tokens.shape[-1] < 2 or tokens.shape[-1] > n_ctx:
+        raise ValueError(f"lm_loss: each sequence needs between 2 and {n_ctx} tokens")
+    inputs, targets = tokens[..., :-1], tokens[..., 1:]
+    return cross_entropy(gpt_forward(inputs, params, n_head), targets)

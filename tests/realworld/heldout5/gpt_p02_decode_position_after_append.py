@@ -50,29 +50,29 @@ def gpt_decode_step(token, params, n_head, caches):
 
 
 def log_softmax(x, axis=-1):
-    x = np.asarray(x)
-    if x.dtype.kind != "f":
-        x = x.astype(np.float64)
-    top = np.max(x, axis=axis, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0)
-    z = x - top
-    return z - np.log(np.exp(z).sum(axis=axis, keepdims=True))
+    x = np.asarray(x, dtype=None)
+    x = x.astype(np.float64) if x.dtype.kind in "biu" else x
+    shift = np.nan_to_num(x.max(axis=axis, keepdims=True), neginf=0.0, posinf=0.0)
+    lse = np.log(np.sum(np.exp(x - shift), axis=axis, keepdims=True)) + shift
+    return x - lse
 
 
 def cross_entropy(logits, targets):
     logits, targets = np.asarray(logits), np.asarray(targets)
-    if logits.ndim == 0 or targets.shape != logits.shape[:-1]:
-        raise ValueError("targets must have the shape of logits without its last axis")
-    if targets.dtype.kind not in "iu" or not targets.size:
-        raise ValueError("targets must be a non-empty integer array")
-    if targets.min() < 0 or targets.max() >= logits.shape[-1]:
-        raise ValueError("targets out of range [0, V)")
-    picked = np.take_along_axis(log_softmax(logits), targets[..., None], axis=-1)
-    return -picked.mean()
+    V = logits.shape[-1] if logits.ndim else 0
+    if not V or targets.shape != logits.shape[:-1]:
+        raise ValueError("cross_entropy: targets must be shaped like logits without the vocabulary axis")
+    if targets.dtype.kind not in "iu" or targets.size == 0:
+        raise ValueError("cross_entropy: integer targets, at least one")
+    if targets.min() < 0 or targets.max() >= V:
+        raise ValueError(f"cross_entropy: targets must be ids in [0, {V})")
+    nll = -np.take_along_axis(log_softmax(logits), np.expand_dims(targets, -1), axis=-1)
+    return nll.sum() / targets.size
 
 
 def lm_loss(tokens, params, n_head):
     tokens = np.asarray(tokens)
-    if tokens.ndim == 0 or not 2 <= tokens.shape[-1] <= params["wpe"]["weight"].shape[0]:
-        raise ValueError("lm_loss takes 2 to n_ctx tokens per sequence")
-    return cross_entropy(gpt_forward(tokens[..., :-1], params, n_head), tokens[..., 1:])
+    if tokens.ndim == 0 or tokens.shape[-1] < 2 or tokens.shape[-1] > len(params["wpe"]["weight"]):
+        raise ValueError("lm_loss: sequences of 2 to n_ctx tokens")
+    logits = gpt_forward(tokens[..., :-1], params, n_head)
+    return cross_entropy(logits, tokens[..., 1:])
