@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -18,6 +19,7 @@ class Run:
     seconds: float      # wall time from process start to exit
     status: int
     peak_mb: float      # the largest total proportional set size (PSS) of the command's process tree
+    cpu_seconds: float = 0.0  # user + system time of the whole tree (every process in it is waited for by its parent)
 
 
 def _tree(root: int) -> list[int]:
@@ -56,6 +58,7 @@ def _pss_mb(pids: list[int]) -> float:
 def run_command(argv: list[str], cwd: Path = ROOT, env: dict | None = None, sample: bool = False) -> Run:
     """Run ``argv`` to completion (output discarded): wall time, and peak memory when ``sample``."""
     environment = dict(os.environ, **(env or {}))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     process = subprocess.Popen(argv, cwd=cwd, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = [0.0]
@@ -69,9 +72,11 @@ def run_command(argv: list[str], cwd: Path = ROOT, env: dict | None = None, samp
         watcher.start()
     _, err = process.communicate()
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if process.returncode not in (0, 1):
         sys.stderr.write(err.decode(errors="replace")[-2000:])
-    return Run(seconds, process.returncode, peak[0])
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Run(seconds, process.returncode, peak[0], cpu)
 
 
 def attnkit(*args: str) -> list[str]:

@@ -1,5 +1,7 @@
 """Student latency: ``attnkit check`` wall time from process start (median of several runs), where students
-run it (the student release) beside the project checkout, measured in turns in one run.
+run it (the student release) beside the project checkout, measured in turns in one run; and the CPU time of the
+whole process tree (the grader, the zygote, the children), which this shared machine's drift in speed moves far
+less than the wall time: the wall time cannot go below that CPU time divided by the cores.
 
 The release is built into a temporary folder with the reference solutions as its ``exercises/``, and run
 with this interpreter and its packages (``PYTHONPATH`` = the release, so its ``attnkit`` and ``grader`` are
@@ -82,4 +84,5 @@ def run(repeats: int = 5) -> list[dict]:
                 if turn:
                     runs[label].append(measured)
     return [{"impl": label, "median_s": median(r.seconds for r in found), "min_s": min(r.seconds for r in found),
-             "status": found[-1].status} for label, found in runs.items()]
+             "cpu_s": median(r.cpu_seconds for r in found), "status": found[-1].status}
+            for label, found in runs.items()]
