@@ -375,6 +375,7 @@ def run_submission(session: GradingSession, exercises: tuple[str, ...] | None = 
         unknown |= cascade_suspects(results)
     unknown = unknown - set(chosen)
     if lanes > 1 and own_siblings and len(unknown) > 1:
+        session.share_budgets(tuple(unknown))
         done = in_lanes(run_one, longest_first(tuple(unknown)), lanes, start=make_impl)
         verdicts = results + [done[exercise] for exercise in sorted(unknown)]
     else:
