@@ -27,6 +27,17 @@ def copy_solutions(tmp_path: Path) -> Path:
     return target
 
 
+def mutant(tmp_path: Path, mistake) -> Path:
+    """A copy of solutions/ with ``mistake`` (a :class:`grader.mistakes.model.Mistake`) applied as its mutant."""
+    from grader.mistakes import module_of
+    from grader.mistakes.model import apply
+
+    impl = copy_solutions(tmp_path)
+    path = impl / f"{module_of(mistake.id)}.py"
+    path.write_text(apply(path.read_text(), mistake.mutant_patch, mistake.id))
+    return impl
+
+
 def dependants_closure(exercise: str) -> set[str]:
     """The exercises whose code (transitively) uses ``exercise``, itself included."""
     return set(curriculum.users_of([exercise]))

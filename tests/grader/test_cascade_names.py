@@ -3,16 +3,13 @@ names no mistake (``grader.blame.unname_cascades``): a few integers cannot tell 
 Real numbers keep their diagnosis, and ``attnkit grade`` (the reference answers for other exercises) is not touched."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from grader.blame import UPSTREAM_FAILS, cascade_suspects, unname_cascades
-from grader.mistakes import all_mistakes, module_of
-from grader.mistakes.model import apply
+from grader.mistakes import all_mistakes
 from grader.results import DIAGNOSED, CheckResult, ExerciseResult, Status
 from grader.sandbox.host.spawner import Zygote
-from tests.grader.graderkit import copy_solutions
+from tests.grader.graderkit import mutant
 from tests.sessionkit import run_folder
 
 SAID = "generate(prompt=[2, 9]) returned wrong values: at index (2,) got 5, expected 6"
@@ -60,17 +57,10 @@ def zygote():
         yield zygote
 
 
-def _mutant(tmp_path: Path, mistake_id: str) -> Path:
-    impl = copy_solutions(tmp_path)
-    path = impl / f"{module_of(mistake_id)}.py"
-    path.write_text(apply(path.read_text(), all_mistakes()[mistake_id].mutant_patch, mistake_id))
-    return impl
-
-
 def test_a_block_mistake_is_named_in_block_and_gpt_not_by_chance_in_sampling(tmp_path, zygote):
     """block without its biases: block names it, gpt's logits name it as its concept, sampling's tokens (named as
     the scores divided by d_k before) name nothing and point to the failing exercise."""
-    impl = _mutant(tmp_path, "block_no_biases")
+    impl = mutant(tmp_path, all_mistakes()["block_no_biases"])
     results = {r.exercise: r for r in run_folder(zygote, impl, ("block", "gpt", "sampling"), lanes=2)}
     assert "block_no_biases" in {c.mistake for c in results["block"].checks}
     assert "block_no_biases" in {c.mistake for c in results["gpt"].checks}
@@ -85,7 +75,7 @@ def test_a_block_mistake_is_named_in_block_and_gpt_not_by_chance_in_sampling(tmp
 def test_grade_keeps_the_names_of_a_sampling_mistake(tmp_path, zygote):
     """The exercise's own mistake, with everything below it correct, is still named on its tokens; and grading
     (the reference answering for gpt) never takes a name off."""
-    impl = _mutant(tmp_path, "sampling_prompt_end_fed_twice")
+    impl = mutant(tmp_path, all_mistakes()["sampling_prompt_end_fed_twice"])
     for own in (True, False):
         result = run_folder(zygote, impl, ("sampling",), own_siblings=own)[0]
         assert "sampling_prompt_end_fed_twice" in {c.mistake for c in result.checks}, own

@@ -5,7 +5,6 @@ the real sandbox: one zygote, a child per exercise).
 The mutants come from the mistake definitions themselves (``Mistake.patch`` or ``Mistake.mutant``),
 so a new mistake gets its end-to-end test by being defined.
 """
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +14,7 @@ from grader.mistakes.anchors import strip
 from grader.mistakes.model import apply
 from grader.results import Status
 from grader.sandbox.host.spawner import Zygote
-from tests.grader.graderkit import SOLUTIONS, copy_solutions, dependants_closure
+from tests.grader.graderkit import SOLUTIONS, dependants_closure, mutant
 from tests.sessionkit import run_folder
 
 MISTAKES = sorted(all_mistakes().values(), key=lambda m: m.id)
@@ -29,13 +28,6 @@ TWINS = {"attention_mask_after_softmax_renormalised": "attention_fully_masked_na
 def zygote():
     with Zygote() as zygote:
         yield zygote
-
-
-def mutant(tmp_path: Path, mistake) -> Path:
-    impl = copy_solutions(tmp_path)
-    path = impl / f"{module_of(mistake.id)}.py"
-    path.write_text(apply(path.read_text(), mistake.mutant_patch, mistake.id))
-    return impl
 
 
 @pytest.mark.parametrize("mistake", MISTAKES, ids=[m.id for m in MISTAKES])

@@ -9,7 +9,6 @@ fix the failing exercise first, ``grader.blame.unname_cascades``).
 from __future__ import annotations
 
 import argparse
-import shutil
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -43,11 +42,9 @@ def run(corpus: Path, target: str) -> tuple[Counter, list[tuple[str, str, set[st
     counts: Counter = Counter()
     others = []
     with Zygote() as zygote, checking(), tempfile.TemporaryDirectory(prefix="attnkit-cascade-") as scratch:
+        measure.build_submissions(entries, Path(scratch))  # one folder per entry, as attnkit grade gets them
         for entry in entries:
-            impl = Path(scratch) / entry.name
-            shutil.copytree(measure.ROOT / "solutions", impl, ignore=shutil.ignore_patterns("__pycache__"))
-            shutil.copyfile(entry.path, impl / f"{entry.module}.py")
-            with GradingSession(zygote, impl) as session:
+            with GradingSession(zygote, Path(scratch) / entry.name) as session:
                 results = {r.exercise: r for r in run_submission(session, (entry.exercise, target),
                                                                  diagnose_all=False)}
             kind, named = outcome(results[target].checks, entry.mistake)
